@@ -1,0 +1,42 @@
+# Two commands on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test install client lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+client:
+	@if [ -f client_web/package.json ]; then \
+		cd client_web && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run --silent build; \
+	fi
+
+run: install client
+	$(BIN)/golfrace serve
+
+lint: install
+	$(BIN)/ruff check server tests bench tools
+	$(BIN)/ruff format --check server tests bench tools
+
+typecheck: install
+	$(BIN)/mypy
+
+pytest: install client
+	$(BIN)/pytest
+
+test: lint typecheck pytest
+
+bench: install client
+	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/server.py
+
+clean:
+	rm -rf $(VENV) client_web/node_modules client_web/dist .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,125 @@
+"""``golfrace deal``, ``play`` and ``describe``: the engine from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from ..engine import Game, GameCode, GolfError, Refusal, deal, parse_moves, token
+from ..engine.describe import describe
+from ..engine.i18n import LOCALES, refusal_message, stuck_message
+
+
+def register(sub: Any) -> list[str]:
+    p = sub.add_parser("deal", help="print the cards a game code deals")
+    p.add_argument("code")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(func=cmd_deal)
+
+    p = sub.add_parser("play", help="apply moves to a deal and print the result")
+    p.add_argument("code")
+    p.add_argument("--moves", default="", help='tokens: d draw, N column, N:R row R of column N, u undo')
+    p.add_argument("--lang", default="en", choices=LOCALES)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("describe", help="the board description a screen reader reads")
+    p.add_argument("code")
+    p.add_argument("--moves", default="")
+    p.add_argument("--lang", default="en", choices=LOCALES)
+    p.set_defaults(func=cmd_describe)
+    return ["deal", "play", "describe"]
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    code = GameCode.parse(args.code)
+    d = deal(code)
+    data = {
+        "code": str(code),
+        "rules": code.rules.value,
+        "columns": [[c.code for c in col] for col in d.columns],
+        "discard": d.discard.code if d.discard else None,
+        "stock": [c.code for c in d.stock],
+    }
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+        print(f"{data['code']} ({data['rules']})")
+        for n, col in enumerate(data["columns"], start=1):
+            print(f"  {n}: {' '.join(col)}")
+        print(f"  discard: {data['discard'] or '--'}   stock: {' '.join(data['stock'])}")
+    return 0
+
+
+def play_moves(code_text: str, moves: str, lang: str) -> tuple[Game, list[dict[str, Any]]]:
+    """Apply tokens in order; refused ones change nothing and are collected."""
+    game = Game.new(GameCode.parse(code_text))
+    refusals = []
+    for index, action in enumerate(parse_moves(moves)):
+        try:
+            game = game.apply(action)
+        except Refusal as refusal:
+            refusals.append(
+                {
+                    "index": index,
+                    "move": token(action),
+                    "reason": refusal.code,
+                    "message": refusal_message(refusal.code, lang),
+                }
+            )
+    return game, refusals
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    game, refusals = play_moves(args.code, args.moves, args.lang)
+    if args.json:
+        print(json.dumps(game_json(game, refusals), ensure_ascii=False))
+        return 0
+    print(render(game, args.lang))
+    for r in refusals:
+        print(f"refused move {r['index'] + 1} ({r['move']}): {r['message']}")
+    return 0
+
+
+def game_json(game: Game, refusals: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "code": str(game.code),
+        "rules": game.rules.value,
+        "columns": [[c.code for c in col] for col in game.columns],
+        "discard": game.discard.code if game.discard else None,
+        "stock_count": game.stock_count,
+        "score": game.score,
+        "moves": game.moves,
+        "status": game.status.value,
+        "refusals": refusals,
+    }
+
+
+def render(game: Game, lang: str) -> str:
+    """A readable board: columns side by side, top row first, the free cards marked."""
+    lines = [f"{game.code} ({game.rules.value})  score {game.score}  moves {game.moves}"]
+    lines.append("   " + "  ".join(f" {n} " for n in range(1, 8)))
+    for row in range(5):
+        cells = []
+        for col in game.columns:
+            if row < len(col):
+                mark = "*" if row == len(col) - 1 else " "
+                cells.append(f"{col[row].code}{mark}")
+            else:
+                cells.append("   ")
+        lines.append("   " + "  ".join(f"{c:<3}" for c in cells))
+    discard = game.discard.code if game.discard else "--"
+    lines.append(f"discard {discard}   stock {game.stock_count}   {game.status.value}")
+    if game.status.value == "stuck":
+        lines.append(stuck_message(lang))
+    return "\n".join(lines)
+
+
+def cmd_describe(args: argparse.Namespace) -> int:
+    game, _ = play_moves(args.code, args.moves, args.lang)
+    print(describe(game, args.lang))
+    return 0
+
+
+__all__ = ["GolfError", "game_json", "play_moves", "register", "render"]

@@ -1,0 +1,36 @@
+"""The pure rules engine of Golf: no I/O, no clock, no global randomness."""
+
+from .actions import Action, Draw, Tap, Undo, parse_moves, parse_token, token
+from .cards import Card
+from .codes import GameCode, random_code
+from .deal import Deal, deal
+from .errors import CardError, CodeError, GolfError, ParseError, Refusal, TokenError
+from .game import UNDO_LIMIT, Game, Status, replay
+from .rules import Rules, Variants
+
+__all__ = [
+    "UNDO_LIMIT",
+    "Action",
+    "Card",
+    "CardError",
+    "CodeError",
+    "Deal",
+    "Draw",
+    "Game",
+    "GameCode",
+    "GolfError",
+    "ParseError",
+    "Refusal",
+    "Rules",
+    "Status",
+    "Tap",
+    "TokenError",
+    "Undo",
+    "Variants",
+    "deal",
+    "parse_moves",
+    "parse_token",
+    "random_code",
+    "replay",
+    "token",
+]

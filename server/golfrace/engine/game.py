@@ -1,0 +1,218 @@
+"""A game in progress: an immutable value; ``apply`` validates an action and returns the next game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any
+
+from .actions import Action, Draw, Tap, Undo
+from .cards import Card
+from .codes import GameCode
+from .deal import COLUMNS, ROWS, TABLEAU, Deal, deal
+from .errors import ParseError, Refusal
+from .rules import Rules, Variants, fits
+
+UNDO_LIMIT = 100
+POINTS_PER_CARD = 10
+
+
+class Status(str, Enum):
+    PLAYING = "playing"
+    WON = "won"
+    STUCK = "stuck"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What undo needs to take one action back: the column a card left (None for a draw) and the discard
+    that was showing before the action."""
+
+    column: int | None
+    discard: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    deal: Deal
+    heights: tuple[int, ...]
+    drawn: int
+    discard: Card | None
+    moves: int = 0
+    undos: int = 0
+    history: tuple[Step, ...] = ()
+
+    @classmethod
+    def new(cls, code: GameCode | str) -> Game:
+        if isinstance(code, str):
+            code = GameCode.parse(code)
+        d = deal(code)
+        return cls(d, (ROWS,) * COLUMNS, 0, d.discard)
+
+    # --- derived views -------------------------------------------------------------------------------
+    @property
+    def code(self) -> GameCode:
+        return self.deal.code
+
+    @property
+    def rules(self) -> Rules:
+        return self.deal.code.rules
+
+    @property
+    def variants(self) -> Variants:
+        return self.deal.code.variants
+
+    @property
+    def columns(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards still on the tableau, each column top → bottom."""
+        return tuple(col[:h] for col, h in zip(self.deal.columns, self.heights, strict=True))
+
+    @property
+    def stock_count(self) -> int:
+        return len(self.deal.stock) - self.drawn
+
+    @property
+    def removed(self) -> int:
+        return TABLEAU - sum(self.heights)
+
+    def free_card(self, column: int) -> Card | None:
+        """The free card of a 0-based column, or None when it is empty."""
+        h = self.heights[column]
+        return self.deal.columns[column][h - 1] if h else None
+
+    def fits(self, card: Card) -> bool:
+        return fits(card, self.discard, self.rules, self.variants)
+
+    def playable_columns(self) -> list[int]:
+        """0-based columns whose free card may be removed now."""
+        out = []
+        for c in range(COLUMNS):
+            card = self.free_card(c)
+            if card is not None and self.fits(card):
+                out.append(c)
+        return out
+
+    @property
+    def status(self) -> Status:
+        if self.removed == TABLEAU:
+            return Status.WON
+        if self.stock_count == 0 and not self.playable_columns():
+            return Status.STUCK
+        return Status.PLAYING
+
+    @property
+    def score(self) -> int:
+        """+10 a removed card; a stuck game loses 10 a card left; never below 0."""
+        left = TABLEAU - self.removed
+        penalty = left * POINTS_PER_CARD if self.status is Status.STUCK else 0
+        return max(0, self.removed * POINTS_PER_CARD - penalty)
+
+    def legal_actions(self) -> list[Action]:
+        if self.status is not Status.PLAYING:
+            return []
+        actions: list[Action] = [Tap(c + 1) for c in self.playable_columns()]
+        if self.stock_count and not (self.variants.strict and actions):
+            actions.append(Draw())
+        return actions
+
+    # --- the one entry point -------------------------------------------------------------------------
+    def apply(self, action: Action) -> Game:
+        """The game after ``action``, or a Refusal (and this game unchanged)."""
+        if isinstance(action, Tap):
+            return self._tap(action)
+        if isinstance(action, Draw):
+            return self._draw()
+        if isinstance(action, Undo):
+            return self._undo()
+        raise ParseError(f"not an action: {action!r}")
+
+    def _tap(self, tap: Tap) -> Game:
+        if self.status is not Status.PLAYING:
+            raise Refusal("game_over", status=self.status.value)
+        c = tap.column - 1
+        height = self.heights[c]
+        if height == 0:
+            raise Refusal("empty_column", column=tap.column)
+        if tap.row is not None and tap.row > height:
+            raise Refusal("card_gone", column=tap.column, row=tap.row)
+        if tap.row is not None and tap.row < height:
+            raise Refusal("blocked", column=tap.column, row=tap.row)
+        card = self.deal.columns[c][height - 1]
+        if not self.fits(card):
+            raise Refusal(
+                "not_adjacent", column=tap.column, card=card.code, discard=_code(self.discard)
+            )
+        heights = self.heights[:c] + (height - 1,) + self.heights[c + 1 :]
+        return self._push(Step(c, self.discard), heights=heights, discard=card)
+
+    def _draw(self) -> Game:
+        if self.status is not Status.PLAYING:
+            raise Refusal("game_over", status=self.status.value)
+        if self.stock_count == 0:
+            raise Refusal("stock_empty")
+        if self.variants.strict and self.playable_columns():
+            raise Refusal("must_remove")
+        card = self.deal.stock[self.drawn]
+        return self._push(Step(None, self.discard), drawn=self.drawn + 1, discard=card)
+
+    def _push(self, step: Step, **changes: Any) -> Game:
+        history = (self.history + (step,))[-UNDO_LIMIT:]
+        return replace(self, moves=self.moves + 1, history=history, **changes)
+
+    def _undo(self) -> Game:
+        if self.status is Status.WON:
+            raise Refusal("game_over", status=self.status.value)
+        if not self.history:
+            raise Refusal("nothing_to_undo")
+        step = self.history[-1]
+        changes: dict[str, Any] = {"discard": step.discard, "history": self.history[:-1]}
+        if step.column is None:
+            changes["drawn"] = self.drawn - 1
+        else:
+            c = step.column
+            changes["heights"] = self.heights[:c] + (self.heights[c] + 1,) + self.heights[c + 1 :]
+        return replace(self, undos=self.undos + 1, **changes)
+
+    # --- persistence (plain data, for JSON/msgpack) --------------------------------------------------
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "code": str(self.code),
+            "heights": list(self.heights),
+            "drawn": self.drawn,
+            "discard": _code(self.discard),
+            "moves": self.moves,
+            "undos": self.undos,
+            "history": [[-1 if s.column is None else s.column, _code(s.discard)] for s in self.history],
+        }
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> Game:
+        base = cls.new(GameCode.parse(data["code"]))
+        history = tuple(
+            Step(None if col < 0 else int(col), _card(disc)) for col, disc in data["history"]
+        )
+        return replace(
+            base,
+            heights=tuple(int(h) for h in data["heights"]),
+            drawn=int(data["drawn"]),
+            discard=_card(data["discard"]),
+            moves=int(data["moves"]),
+            undos=int(data.get("undos", 0)),
+            history=history,
+        )
+
+
+def _code(card: Card | None) -> str | None:
+    return None if card is None else card.code
+
+
+def _card(text: str | None) -> Card | None:
+    return None if text is None else Card.parse(text)
+
+
+def replay(code: GameCode | str, actions: list[Action]) -> Game:
+    """Apply ``actions`` in order from the deal; raises the first Refusal."""
+    game = Game.new(code)
+    for action in actions:
+        game = game.apply(action)
+    return game
