@@ -19,7 +19,7 @@ def register(sub: Any) -> list[str]:
 
     p = sub.add_parser("play", help="apply moves to a deal and print the result")
     p.add_argument("code")
-    p.add_argument("--moves", default="", help='tokens: d draw, N column, N:R row R of column N, u undo')
+    p.add_argument("--moves", default="", help="tokens: d draw, N column, N:R row R of column N, u undo")
     p.add_argument("--lang", default="en", choices=LOCALES)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_play)
@@ -32,23 +32,29 @@ def register(sub: Any) -> list[str]:
     return ["deal", "play", "describe"]
 
 
-def cmd_deal(args: argparse.Namespace) -> int:
-    code = GameCode.parse(args.code)
+def deal_json(code: GameCode) -> dict[str, Any]:
+    """The ``deal --json`` object; keys in this order."""
     d = deal(code)
-    data = {
+    return {
         "code": str(code),
         "rules": code.rules.value,
         "columns": [[c.code for c in col] for col in d.columns],
         "discard": d.discard.code if d.discard else None,
         "stock": [c.code for c in d.stock],
     }
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    code = GameCode.parse(args.code)
     if args.json:
-        print(json.dumps(data, ensure_ascii=False))
-    else:
-        print(f"{data['code']} ({data['rules']})")
-        for n, col in enumerate(data["columns"], start=1):
-            print(f"  {n}: {' '.join(col)}")
-        print(f"  discard: {data['discard'] or '--'}   stock: {' '.join(data['stock'])}")
+        print(json.dumps(deal_json(code), ensure_ascii=False))
+        return 0
+    d = deal(code)
+    print(f"{code} ({code.rules.value})")
+    for n, col in enumerate(d.columns, start=1):
+        print(f"  {n}: {' '.join(c.code for c in col)}")
+    discard = d.discard.code if d.discard else "--"
+    print(f"  discard: {discard}   stock: {' '.join(c.code for c in d.stock)}")
     return 0
 
 
@@ -122,4 +128,4 @@ def cmd_describe(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["GolfError", "game_json", "play_moves", "register", "render"]
+__all__ = ["GolfError", "deal_json", "game_json", "play_moves", "register", "render"]

@@ -4,8 +4,8 @@ from .actions import Action, Draw, Tap, Undo, parse_moves, parse_token, token
 from .cards import Card
 from .codes import GameCode, random_code
 from .deal import Deal, deal
-from .errors import CardError, CodeError, GolfError, ParseError, Refusal, TokenError
-from .game import UNDO_LIMIT, Game, Status, replay
+from .errors import CardError, CodeError, GolfError, ParseError, Refusal, StateError, TokenError
+from .game import UNDO_LIMIT, Game, Status, points, replay
 from .rules import Rules, Variants
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "ParseError",
     "Refusal",
     "Rules",
+    "StateError",
     "Status",
     "Tap",
     "TokenError",
@@ -30,6 +31,7 @@ __all__ = [
     "deal",
     "parse_moves",
     "parse_token",
+    "points",
     "random_code",
     "replay",
     "token",

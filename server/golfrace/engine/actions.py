@@ -1,7 +1,11 @@
-"""Player actions and their text tokens: ``d`` draw, ``N`` tap column N, ``N:R`` tap row R of column N, ``u`` undo."""
+"""Player actions and their text tokens.
+
+``d`` draw, ``N`` tap column N, ``N:R`` tap row R of column N, ``u`` undo.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .deal import COLUMNS, ROWS
@@ -34,6 +38,10 @@ class Undo:
 
 Action = Tap | Draw | Undo
 
+# ASCII digits only (str.isdigit accepts "²" and other digits int() rejects); two digits are enough to
+# report "column must be 1–7" for a 9 or a 12 instead of "unknown move".
+_TAP_RE = re.compile(r"([0-9]{1,2})(?::([0-9]{1,2}))?", re.ASCII)
+
 
 def parse_token(token: str) -> Action:
     t = token.strip().lower()
@@ -41,13 +49,14 @@ def parse_token(token: str) -> Action:
         return Draw()
     if t == "u":
         return Undo()
-    column, sep, row = t.partition(":")
-    if not column.isdigit() or (sep and not row.isdigit()) or len(t) > 4:
+    m = _TAP_RE.fullmatch(t)
+    if m is None:
         raise TokenError(
             f"unknown move {token!r}: use d (draw), u (undo), N (column 1–7) or N:R (row R of column N)",
             token=token,
         )
-    return Tap(int(column), int(row) if sep else None)
+    column, row = m.groups()
+    return Tap(int(column), None if row is None else int(row))
 
 
 def parse_moves(text: str) -> list[Action]:

@@ -1,4 +1,7 @@
-"""Cards and their two-character notation: rank ``A23456789TJQK`` + suit ``CDHS``; jokers are ``X1``/``X2``."""
+"""Cards and their two-character notation.
+
+Rank ``A23456789TJQK`` + suit ``CDHS``; jokers are ``X1``/``X2``.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +19,10 @@ JOKER_CODES = ("X1", "X2")
 
 @dataclass(frozen=True, order=True, slots=True)
 class Card:
-    """A playing card. ``rank`` is 1 (Ace) … 13 (King), or 0 for a joker; ``suit`` is one of CDHS (1/2 for jokers)."""
+    """A playing card. ``rank`` is 1 (Ace) … 13 (King), or 0 for a joker.
+
+    ``suit`` is one of CDHS (``1``/``2`` for jokers).
+    """
 
     rank: int
     suit: str
@@ -47,7 +53,7 @@ class Card:
             raise CardError(f"a card is two characters (rank and suit), got {text!r}", card=text)
         if t in JOKER_CODES:
             return cls(JOKER_RANK, t[1])
-        rank, suit = t
+        rank, suit = t[0], t[1]
         if rank not in RANKS:
             raise CardError(f"unknown rank {rank!r} in card {text!r}; ranks are {RANKS}", card=text)
         if suit not in SUITS:

@@ -43,6 +43,12 @@ class TokenError(ParseError):
     code = "bad_move"
 
 
+class StateError(ParseError):
+    """A stored game (``Game.from_state``) is malformed or inconsistent."""
+
+    code = "bad_state"
+
+
 class Refusal(GolfError):
     """A well-formed action that the rules refuse. The game is unchanged.
 

@@ -3,24 +3,33 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from .actions import Action, Draw, Tap, Undo
 from .cards import Card
 from .codes import GameCode
 from .deal import COLUMNS, ROWS, TABLEAU, Deal, deal
-from .errors import ParseError, Refusal
+from .errors import ParseError, Refusal, StateError
 from .rules import Rules, Variants, fits
 
 UNDO_LIMIT = 100
 POINTS_PER_CARD = 10
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     PLAYING = "playing"
     WON = "won"
     STUCK = "stuck"
+
+
+def points(removed: int, stuck: bool) -> int:
+    """+10 a removed card, 0 a draw; a stuck game loses 10 a card left on the tableau; never below 0.
+
+    A win is therefore 350; stuck after r removals is max(0, 10r - 10(35 - r)): 31 -> 270, 17 -> 0.
+    """
+    penalty = (TABLEAU - removed) * POINTS_PER_CARD if stuck else 0
+    return max(0, removed * POINTS_PER_CARD - penalty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +111,8 @@ class Game:
 
     @property
     def score(self) -> int:
-        """+10 a removed card; a stuck game loses 10 a card left; never below 0."""
-        left = TABLEAU - self.removed
-        penalty = left * POINTS_PER_CARD if self.status is Status.STUCK else 0
-        return max(0, self.removed * POINTS_PER_CARD - penalty)
+        """Derived from the position (so undo restores it exactly): see ``points``."""
+        return points(self.removed, stuck=self.status is Status.STUCK)
 
     def legal_actions(self) -> list[Action]:
         if self.status is not Status.PLAYING:
@@ -139,10 +146,8 @@ class Game:
             raise Refusal("blocked", column=tap.column, row=tap.row)
         card = self.deal.columns[c][height - 1]
         if not self.fits(card):
-            raise Refusal(
-                "not_adjacent", column=tap.column, card=card.code, discard=_code(self.discard)
-            )
-        heights = self.heights[:c] + (height - 1,) + self.heights[c + 1 :]
+            raise Refusal("not_adjacent", column=tap.column, card=card.code, discard=_code(self.discard))
+        heights = (*self.heights[:c], height - 1, *self.heights[c + 1 :])
         return self._push(Step(c, self.discard), heights=heights, discard=card)
 
     def _draw(self) -> Game:
@@ -156,7 +161,7 @@ class Game:
         return self._push(Step(None, self.discard), drawn=self.drawn + 1, discard=card)
 
     def _push(self, step: Step, **changes: Any) -> Game:
-        history = (self.history + (step,))[-UNDO_LIMIT:]
+        history = ((*self.history, step))[-UNDO_LIMIT:]
         return replace(self, moves=self.moves + 1, history=history, **changes)
 
     def _undo(self) -> Game:
@@ -170,7 +175,7 @@ class Game:
             changes["drawn"] = self.drawn - 1
         else:
             c = step.column
-            changes["heights"] = self.heights[:c] + (self.heights[c] + 1,) + self.heights[c + 1 :]
+            changes["heights"] = (*self.heights[:c], self.heights[c] + 1, *self.heights[c + 1 :])
         return replace(self, undos=self.undos + 1, **changes)
 
     # --- persistence (plain data, for JSON/msgpack) --------------------------------------------------
@@ -187,19 +192,45 @@ class Game:
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Game:
-        base = cls.new(GameCode.parse(data["code"]))
-        history = tuple(
-            Step(None if col < 0 else int(col), _card(disc)) for col, disc in data["history"]
-        )
-        return replace(
-            base,
-            heights=tuple(int(h) for h in data["heights"]),
-            drawn=int(data["drawn"]),
-            discard=_card(data["discard"]),
-            moves=int(data["moves"]),
-            undos=int(data.get("undos", 0)),
-            history=history,
-        )
+        """The inverse of ``to_state``.
+
+        Malformed or inconsistent data raises StateError here rather than a crash later.
+        """
+        try:
+            base = cls.new(GameCode.parse(data["code"]))
+            heights = tuple(_int(h, 0, ROWS) for h in data["heights"])
+            drawn = _int(data["drawn"], 0, len(base.deal.stock))
+            history = tuple(
+                Step(None if int(col) < 0 else _int(col, 0, COLUMNS - 1), _card(disc))
+                for col, disc in data["history"]
+            )
+            game = replace(
+                base,
+                heights=heights,
+                drawn=drawn,
+                discard=_card(data["discard"]),
+                moves=_int(data["moves"], 0, None),
+                undos=_int(data.get("undos", 0), 0, None),
+                history=history,
+            )
+        except (KeyError, TypeError, ValueError, ParseError) as exc:
+            raise StateError(f"not a stored game: {exc}") from None
+        if len(heights) != COLUMNS or len(history) > UNDO_LIMIT:
+            raise StateError("not a stored game: wrong number of columns or too long a history")
+        # every step in the history must be undoable: its card has left its column, its draw happened
+        draws = sum(1 for s in history if s.column is None)
+        taken = [sum(1 for s in history if s.column == c) for c in range(COLUMNS)]
+        if draws > drawn or any(t > ROWS - h for t, h in zip(taken, heights, strict=True)):
+            raise StateError("not a stored game: the history does not match the position")
+        return game
+
+
+def _int(value: Any, low: int, high: int | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"expected an integer, got {value!r}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{value} is out of range")
+    return value
 
 
 def _code(card: Card | None) -> str | None:

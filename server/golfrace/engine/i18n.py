@@ -31,12 +31,15 @@ def card_name(card: Card, locale: str) -> str:
     names = catalog(locale)["card"]
     if card.is_joker:
         return str(names["joker"])
-    rank, suit = card.code
+    rank, suit = card.code[0], card.code[1]
     return str(names["pattern"].format(rank=names["ranks"][rank], suit=names["suits"][suit]))
 
 
 def plural_category(n: int, locale: str) -> str:
-    """``zero``/``one``/``few``/``other``; only Romanian separates ``few`` (2–19) from ``other`` (20+: "de")."""
+    """``zero``/``one``/``few``/``other``.
+
+    Only Romanian separates ``few`` (2–19) from ``other`` (20 and up take "de": "20 de cărți").
+    """
     if n == 0:
         return "zero"
     if n == 1:

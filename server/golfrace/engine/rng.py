@@ -28,7 +28,10 @@ class SplitMix64:
         return z ^ (z >> 31)
 
     def below(self, bound: int) -> int:
-        """A uniform integer in ``[0, bound)``: words at or above the largest multiple of ``bound`` are redrawn."""
+        """A uniform integer in ``[0, bound)``.
+
+        Words at or above the largest multiple of ``bound`` below 2**64 are redrawn (no modulo bias).
+        """
         if not 0 < bound <= 1 << 64:
             raise ValueError(f"bound must be in 1..2**64, got {bound}")
         limit = (1 << 64) - (1 << 64) % bound
