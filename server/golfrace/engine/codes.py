@@ -43,8 +43,11 @@ class GameCode:
         text = f"{PREFIX}-{CANONICAL_LETTER[self.rules]}-{self.letters}"
         if self.variants.any:
             v = self.variants
-            text += "-" + ("S" if v.strict else "") + (f"J{v.jokers}" if v.jokers else "") + (
-                "D" if v.empty_discard else ""
+            text += (
+                "-"
+                + ("S" if v.strict else "")
+                + (f"J{v.jokers}" if v.jokers else "")
+                + ("D" if v.empty_discard else "")
             )
         return text
 
