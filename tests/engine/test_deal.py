@@ -1,0 +1,173 @@
+"""The documented shuffle (docs/dealing.md) and the deals it produces, pinned by test vectors.
+
+If one of these vectors changes, every game code ever shared deals different cards: never update them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from golfrace.engine import GameCode, deal
+from golfrace.engine.cards import parse_cards, standard_deck
+from golfrace.engine.deal import BASE_ORDER
+from golfrace.engine.rng import SplitMix64, shuffled
+
+
+def test_splitmix64_reference_outputs() -> None:
+    # seed 0 gives the reference SplitMix64 sequence published with the algorithm
+    rng = SplitMix64(0)
+    assert [rng.next_u64() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    rng = SplitMix64(1)
+    assert [rng.next_u64() for _ in range(3)] == [0x910A2DEC89025CC1, 0xBEEB8DA1658EEC67, 0xF893A2EEFB32555E]
+
+
+def test_below_uses_rejection_not_bias() -> None:
+    rng = SplitMix64(1)
+    assert [rng.below(52 - i) for i in range(5)] == [45, 34, 40, 28, 9]
+    # bound 2**63 + 1: the limit is 2**63 + 1, so about half the words are redrawn; results stay in range
+    rng = SplitMix64(7)
+    assert all(0 <= rng.below(2**63 + 1) <= 2**63 for _ in range(50))
+    with pytest.raises(ValueError):
+        SplitMix64(0).below(0)
+
+
+def test_below_redraws_words_at_or_above_the_limit() -> None:
+    # bound 3: limit = 2**64 - (2**64 % 3) = 2**64 - 1, so only the word 2**64 - 1 is redrawn; check the
+    # rule with a generator whose next words we know
+    class Scripted(SplitMix64):
+        def __init__(self, words: list[int]) -> None:
+            super().__init__(0)
+            self.words = words
+
+        def next_u64(self) -> int:
+            return self.words.pop(0)
+
+    assert Scripted([2**64 - 1, 5]).below(3) == 2  # first word rejected, 5 % 3
+    assert Scripted([2**64 - 2, 5]).below(3) == (2**64 - 2) % 3
+
+
+def test_fisher_yates_from_the_last_index_down() -> None:
+    assert shuffled(list(range(10)), 1) == [4, 2, 8, 1, 9, 3, 0, 6, 7, 5]
+    assert shuffled([], 1) == [] and shuffled(["x"], 1) == ["x"]
+
+
+def test_base_order_is_the_52_cards() -> None:
+    assert sorted(BASE_ORDER) == sorted(standard_deck())
+    assert len(set(BASE_ORDER)) == 52
+
+
+def columns(*texts: str) -> list[list[str]]:
+    return [[c.code for c in parse_cards(t)] for t in texts]
+
+
+# The seeds' example deal (GO1-E-AAAAAAB): columns top -> bottom, AC on the discard, 8S first in the stock.
+EXAMPLE_COLUMNS = columns(
+    "6C 5S QS TS 6H",
+    "2S KC 4S 2C 8C",
+    "TC AH 2D 5D JS",
+    "3D QH AS KD 4C",
+    "JH 3C 7D 8H 9C",
+    "TH 4H 7H 7C 8D",
+    "3S 7S 3H 9S 5C",
+)
+EXAMPLE_STOCK = "8S KS JC TD KH 5H 9H QC 4D AD 2H JD 9D QD 6S 6D"
+
+VECTORS = [
+    ("GO1-E-AAAAAAB", EXAMPLE_COLUMNS, "AC", EXAMPLE_STOCK),
+    ("GO1-C-AAAAAAB", EXAMPLE_COLUMNS, "AC", EXAMPLE_STOCK),
+    ("GO1-N-AAAAAAB", EXAMPLE_COLUMNS, "AC", EXAMPLE_STOCK),
+    (
+        "GO1-E-AAAAAAA",
+        columns(
+            "7H JS 5S QD 5D",
+            "TD JH JD 5H QC",
+            "8C 7S 6S 2H KS",
+            "7D 3D KD 9D 9S",
+            "5C 3S 8D 4H TC",
+            "TS 6H 4C JC 9C",
+            "7C KC 9H QS AD",
+        ),
+        "KH",
+        "2D AH 3H 6D 2C 6C TH 8S AC 4D QH 2S 4S AS 3C 8H",
+    ),
+    (
+        "GO1-C-ZZZZZZZ",
+        columns(
+            "JH 2S JS QS 8D",
+            "QD QC 6C 5S JD",
+            "5C AC 2D 8S TS",
+            "8H TH 4S AD 7C",
+            "5D 7H 6H 2H KH",
+            "3S 8C 2C 7D 4D",
+            "3D 6S 9H AH KD",
+        ),
+        "3C",
+        "JC 6D 9S AS KC 5H 3H KS 4C 7S 9C 4H QH TC TD 9D",
+    ),
+    (
+        "GO1-E-GOLFRCE",
+        columns(
+            "2C 9D TS KC 6H",
+            "5H AC 4D 3S KS",
+            "8S 9H AD KH 5C",
+            "4H JH 8H 9S 7C",
+            "2D QD 6C 2H QC",
+            "5D 7S QS 7D JD",
+            "6S 8C 3H 4S 3D",
+        ),
+        "AS",
+        "7H 2S JS 3C QH JC AH 9C 4C 5S 8D KD 6D TD TC TH",
+    ),
+    # variants: two jokers join the deck before the shuffle (stock of 18)
+    (
+        "GO1-E-AAAAAAB-J2",
+        columns(
+            "X1 9H 8H QC 2S",
+            "2C 8S 4S TS 3H",
+            "QH 6D AH 6C 9D",
+            "5S KD 5C 7S 5H",
+            "6S X2 7D TD 3D",
+            "2H 6H JC KC 4D",
+            "JS 4C AD 9C 8D",
+        ),
+        "2D",
+        "QD JD TH QS 9S AC 4H 7H 8C 3C KS KH JH 7C AS 5D TC 3S",
+    ),
+    # empty discard: the card that would have been the discard is the first of a 17-card stock
+    ("GO1-E-AAAAAAB-D", EXAMPLE_COLUMNS, None, "AC " + EXAMPLE_STOCK),
+    # strict changes the rules of play, not the cards
+    ("GO1-E-AAAAAAB-S", EXAMPLE_COLUMNS, "AC", EXAMPLE_STOCK),
+    (
+        "GO1-C-BCDEFGH-SJ1D",
+        columns(
+            "QC 2D 4C 8S KS",
+            "2H AS KC 2S 9C",
+            "5D 6H 5H AH JH",
+            "5C 9H 7C 7H KH",
+            "QD 6D TC AC 2C",
+            "TH 4S 6S 6C X1",
+            "3H KD JC 3S 4D",
+        ),
+        None,
+        "9D TS 3D 5S AD QS 3C TD 7D JS 8C 7S 9S JD QH 4H 8D 8H",
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "cols", "discard", "stock"), VECTORS, ids=[v[0] for v in VECTORS])
+def test_code_vectors(code: str, cols: list[list[str]], discard: str | None, stock: str) -> None:
+    d = deal(GameCode.parse(code))
+    assert [[c.code for c in col] for col in d.columns] == cols
+    assert (d.discard.code if d.discard else None) == discard
+    assert " ".join(c.code for c in d.stock) == stock
+    cards = [c for col in d.columns for c in col] + list(d.stock) + ([d.discard] if d.discard else [])
+    assert len(cards) == len(set(cards)) == 52 + GameCode.parse(code).variants.jokers
+
+
+def test_seeds_example_deal_in_both_rules() -> None:
+    easy = deal(GameCode.parse("GO1-E-AAAAAAB"))
+    classic = deal(GameCode.parse("GO1-C-AAAAAAB"))
+    assert easy.discard is not None and easy.discard.code == "AC"
+    assert easy.stock[0].code == "8S" and len(easy.stock) == 16
+    assert (easy.columns, easy.discard, easy.stock) == (classic.columns, classic.discard, classic.stock)
+    assert str(classic.code) == "GO1-C-AAAAAAB"
