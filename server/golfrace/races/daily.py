@@ -1,0 +1,181 @@
+"""The daily challenge: one easy code per UTC day, the same for everyone.
+
+The code is ``HMAC-SHA256(secret, "golfrace-daily:<yyyy-mm-dd>:<n>")`` read as a seed, for the smallest
+``n`` (0, 1, 2, …) whose deal the solver proves winnable — so nobody without the server secret can compute
+tomorrow's, and every day is winnable. Only a player's first attempt of a day counts; later ones are practice.
+A streak counts consecutive UTC days with a finished first attempt.
+
+Keys: ``daily:{<date>}:code`` (the chosen code, cached), ``daily:{<date>}:first`` (player → game id of the
+first attempt), ``daily:{<date>}:done`` (player → result JSON), ``streak:{<player>}`` (hash last/count/best).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import WatchError
+
+from ..engine import GameCode, Rules
+from ..engine.codes import code_from_entropy
+from .errors import RaceError
+from .settings import DAY_MS
+
+KEY_TTL_S = 3 * 86_400  # per-day keys outlive their day (late finishes, the share text)
+STREAK_TTL_S = 400 * 86_400
+COLUMN_SYMBOLS = ("🟩", "①", "②", "③", "④", "⑤")
+
+Winnable = Callable[[GameCode], bool | None]
+
+
+def day_of(now_ms: int) -> date:
+    return datetime.fromtimestamp(now_ms / 1000, tz=UTC).date()
+
+
+def day_start_ms(day: date) -> int:
+    return int(datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp() * 1000)
+
+
+def next_day_ms(now_ms: int) -> int:
+    """The start of the next UTC day (when the next challenge opens)."""
+    return day_start_ms(day_of(now_ms)) + DAY_MS
+
+
+def parse_day(text: str, now_ms: int | None = None) -> date:
+    try:
+        day = date.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise RaceError("bad_date", f"a date reads yyyy-mm-dd, got {str(text)[:12]!r}") from None
+    if len(text) != 10 or (now_ms is not None and day > day_of(now_ms)):
+        raise RaceError("bad_date", f"no daily challenge for {text} yet")
+    return day
+
+
+def candidate(day: date, secret: bytes, n: int) -> GameCode:
+    mac = hmac.new(secret, f"golfrace-daily:{day.isoformat()}:{n}".encode(), hashlib.sha256).digest()
+    return code_from_entropy(int.from_bytes(mac[:8], "big"), Rules.EASY)
+
+
+def choose_code(day: date, secret: bytes, winnable: Winnable, max_tries: int) -> GameCode:
+    """The first candidate the solver proves winnable (an unknown verdict counts as not winnable)."""
+    for n in range(max_tries):
+        code = candidate(day, secret, n)
+        if winnable(code) is True:
+            return code
+    raise RaceError("no_daily", f"no winnable code among {max_tries} candidates for {day}")
+
+
+@dataclass(frozen=True, slots=True)
+class Streak:
+    last: date | None = None
+    count: int = 0
+    best: int = 0
+
+    def advance(self, day: date) -> Streak:
+        """After a finished attempt on ``day``: the same day changes nothing, the next day extends."""
+        if self.last is not None and day <= self.last:
+            return self
+        count = self.count + 1 if self.last is not None and day - self.last == timedelta(days=1) else 1
+        return Streak(day, count, max(self.best, count))
+
+    def current(self, today: date) -> int:
+        """The streak still alive today (played today or yesterday), else 0."""
+        if self.last is None or today - self.last > timedelta(days=1):
+            return 0
+        return self.count
+
+
+def clock(ms: int) -> str:
+    seconds = ms // 1000
+    if seconds >= 3600:
+        return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def share_text(day: str, score: int, elapsed_ms: int, moves: int, left_per_column: list[int]) -> str:
+    """Spoiler-free: the numbers and one symbol per column for the cards it kept, no card, no code."""
+    symbols = "".join(COLUMN_SYMBOLS[min(n, len(COLUMN_SYMBOLS) - 1)] for n in left_per_column)
+    return f"Golf Race daily {day} · {score} · {clock(elapsed_ms)} · {moves} moves\n{symbols}"
+
+
+class DailyBook:
+    """The daily challenge's Redis side: the chosen code, first attempts, results and streaks."""
+
+    def __init__(self, redis: aioredis.Redis, secret: bytes, winnable: Winnable, max_tries: int) -> None:
+        self.redis = redis
+        self.secret = secret
+        self.winnable = winnable
+        self.max_tries = max_tries
+
+    async def code(self, day: date) -> GameCode:
+        key = f"daily:{{{day.isoformat()}}}:code"
+        cached = await self.redis.get(key)
+        if cached is not None:
+            return GameCode.parse(_text(cached))
+        code = await asyncio.to_thread(choose_code, day, self.secret, self.winnable, self.max_tries)
+        await self.redis.set(key, str(code), nx=True, ex=KEY_TTL_S)
+        return GameCode.parse(_text(await self.redis.get(key)))
+
+    async def claim(self, day: date, player: str, game_id: str) -> bool:
+        """Record an attempt; True only for the player's first attempt of ``day`` (the one that counts)."""
+        key = f"daily:{{{day.isoformat()}}}:first"
+        first = bool(await self.redis.hsetnx(key, player, game_id))
+        await self.redis.expire(key, KEY_TTL_S)
+        return first
+
+    async def first_game(self, day: date, player: str) -> str | None:
+        raw = await self.redis.hget(f"daily:{{{day.isoformat()}}}:first", player)
+        return None if raw is None else _text(raw)
+
+    async def finish(self, day: date, player: str, result: dict[str, Any]) -> Streak:
+        """The first attempt ended: keep its result and extend the player's streak."""
+        key = f"daily:{{{day.isoformat()}}}:done"
+        await self.redis.hsetnx(key, player, json.dumps(result))
+        await self.redis.expire(key, KEY_TTL_S)
+        skey = f"streak:{{{player}}}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(skey)
+                    streak = _streak(await pipe.hgetall(skey)).advance(day)
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.hset(
+                        skey,
+                        mapping={
+                            "last": streak.last.isoformat() if streak.last else "",
+                            "count": streak.count,
+                            "best": streak.best,
+                        },
+                    )
+                    pipe.expire(skey, STREAK_TTL_S)
+                    await pipe.execute()
+                    return streak
+                except WatchError:
+                    continue
+
+    async def result(self, day: date, player: str) -> dict[str, Any] | None:
+        raw = await self.redis.hget(f"daily:{{{day.isoformat()}}}:done", player)
+        return None if raw is None else dict(json.loads(raw))
+
+    async def streak(self, player: str) -> Streak:
+        return _streak(await self.redis.hgetall(f"streak:{{{player}}}"))
+
+
+def _text(value: bytes | str | None) -> str:
+    if value is None:
+        raise RaceError("no_daily", "the daily code vanished from storage")
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _streak(raw: Any) -> Streak:
+    data = {_text(k): _text(v) for k, v in dict(raw).items()}
+    if not data.get("last"):
+        return Streak()
+    return Streak(date.fromisoformat(data["last"]), int(data["count"]), int(data["best"]))

@@ -1,0 +1,167 @@
+"""Finished games' records: the server's own move log, kept for ``RaceSettings.record_ttl_s``, replayed and
+verified through the engine. Results (score, moves, time) are always derived from the replay, never taken
+from a client.
+
+Key: ``rec:{<game id>}`` — a JSON string with a TTL.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from ..engine import Game, GameCode, Refusal, Status, deal, parse_token
+from ..engine.errors import ParseError
+from ..engine.game import points
+from .errors import RaceError
+from .race import Race, Racer
+from .views import diff
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    game: str
+    code: str
+    player: str
+    name: str
+    status: str  # won, stuck, resigned, timeout
+    started_at: int  # ms since the epoch (the race's starts_at)
+    finished_at: int
+    log: tuple[tuple[str, int], ...]  # (token, ms after started_at)
+    ranked: bool = False
+    race: str | None = None
+    daily: str | None = None
+
+    @classmethod
+    def of(cls, race: Race, racer: Racer) -> GameRecord:
+        if race.starts_at is None or racer.finished_at is None:
+            raise RaceError("game_not_ended", "the game has not ended", game=race.game_id(racer))
+        return cls(
+            race.game_id(racer),
+            str(race.code),
+            racer.player,
+            racer.name,
+            racer.status,
+            race.starts_at,
+            racer.finished_at,
+            racer.log,
+            ranked=race.ranked,
+            race=race.id,
+            daily=race.daily,
+        )
+
+    @property
+    def elapsed(self) -> int:
+        return max(0, self.finished_at - self.started_at)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        data = json.loads(text)
+        data["log"] = tuple((str(t), int(ms)) for t, ms in data["log"])
+        return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """A record replayed through the engine: the final game and the result derived from it."""
+
+    record: GameRecord
+    game: Game
+    score: int
+    removed: int
+    moves: int
+    undos: int
+
+
+def verify(record: GameRecord) -> Verified:
+    """Replay the log from the deal; the status must match what the log reaches."""
+    try:
+        game = Game.new(GameCode.parse(record.code))
+        for tok, _ms in record.log:
+            game = game.apply(parse_token(tok))
+    except (Refusal, ParseError) as exc:
+        raise RaceError("replay_mismatch", f"the move log does not replay: {exc}", game=record.game) from None
+    ended = game.status is not Status.PLAYING
+    if ended != (record.status in ("won", "stuck")) or (ended and game.status.value != record.status):
+        raise RaceError(
+            "replay_mismatch",
+            f"the log ends {game.status.value}, the record says {record.status}",
+            game=record.game,
+        )
+    score = game.score if ended else points(game.removed, stuck=True)
+    return Verified(record, game, score, game.removed, game.moves, game.undos)
+
+
+def steps(record: GameRecord) -> list[dict[str, Any]]:
+    """One diff (without envelope) per logged move, for a move-by-move replay."""
+    game = Game.new(GameCode.parse(record.code))
+    out = []
+    for tok, ms in record.log:
+        action = parse_token(tok)
+        after = game.apply(action)
+        step = diff(after=after, before=game, action=action, status=after.status.value, score=after.score)
+        step["t_ms"] = ms
+        out.append(step)
+        game = after
+    return out
+
+
+def public(record: GameRecord) -> dict[str, Any]:
+    """The HTTP body of ``GET /api/games/{id}`` (only ever served after the game is over)."""
+    v = verify(record)
+    code = GameCode.parse(record.code)
+    d = deal(code)
+    return {
+        "game": record.game,
+        "code": str(code),
+        "rules": code.rules.value,
+        "variants": {
+            "strict": code.variants.strict,
+            "jokers": code.variants.jokers,
+            "empty_discard": code.variants.empty_discard,
+        },
+        "player": record.player,
+        "name": record.name,
+        "race": record.race,
+        "daily": record.daily,
+        "ranked": record.ranked,
+        "started_at": record.started_at,
+        "finished_at": record.finished_at,
+        "status": record.status,
+        "score": v.score,
+        "removed": v.removed,
+        "moves": v.moves,
+        "undos": v.undos,
+        "elapsed": record.elapsed,
+        "log": [[t, ms] for t, ms in record.log],
+        "deal": {
+            "columns": [[c.code for c in col] for col in d.columns],
+            "discard": None if d.discard is None else d.discard.code,
+            "stock": [c.code for c in d.stock],
+        },
+        "steps": steps(record),
+    }
+
+
+def record_key(game_id: str) -> str:
+    return f"rec:{{{game_id}}}"
+
+
+class RecordStore:
+    def __init__(self, redis: aioredis.Redis, ttl_s: int) -> None:
+        self.redis = redis
+        self.ttl_s = ttl_s
+
+    async def save(self, record: GameRecord) -> bool:
+        """Keep the record (first write wins: a record never changes once written)."""
+        return bool(await self.redis.set(record_key(record.game), record.to_json(), ex=self.ttl_s, nx=True))
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        raw = await self.redis.get(record_key(game_id))
+        return None if raw is None else GameRecord.from_json(raw)

@@ -1,0 +1,114 @@
+"""Leaderboards (real Redis): exact tie-breaks, one entry per player, N/E sharing, records only."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis.asyncio as aioredis
+
+from golfrace.engine import GameCode
+from golfrace.races.errors import RaceError
+from golfrace.races.leaderboard import Entry, Leaderboards, code_board, composite, member
+from golfrace.races.race import Race
+from golfrace.races.replay import GameRecord, RecordStore, public, verify
+
+from .helpers import play, stuck_deal, won_deal
+
+T = 1_800_000_000_000
+
+
+def entry(player: str, score: int, elapsed: int, moves: int, finished: int) -> Entry:
+    return Entry(player, player.title(), score, elapsed, moves, finished, f"g-{player}")
+
+
+def test_composite_orders_exactly_and_fits_a_double() -> None:
+    worst = composite(0, 2**40, 10**9)
+    assert worst < 2**53 and float(worst) == worst
+    assert composite(350, 10**9, 10**6) < composite(340, 0, 0)  # score first
+    assert composite(350, 1000, 500) < composite(350, 1001, 0)  # then time
+    assert composite(350, 1000, 60) < composite(350, 1000, 61)  # then moves
+    assert member(5, "z") < member(10, "a")  # then the earlier finish (byte order of the member)
+
+
+async def test_tie_breaks_on_a_real_board(rds: aioredis.Redis) -> None:
+    lb = Leaderboards(rds)
+    board = "code:GO1-E-AAAAAAD"
+    entries = [
+        entry("late", 350, 60_000, 50, T + 900),  # ties "early" on score/time/moves, finished later
+        entry("early", 350, 60_000, 50, T + 100),
+        entry("slow", 350, 61_000, 10, T),
+        entry("wordy", 350, 60_000, 51, T),
+        entry("low", 340, 1_000, 10, T),
+        entry("fast", 350, 59_999, 99, T + 5000),
+    ]
+    for e in entries:
+        assert await asyncio.wait_for(lb.submit(board, e.player, e), 5)
+    total, page = await lb.page(board, 0, 10)
+    assert total == 6
+    assert [p["player"] for p in page] == ["fast", "early", "late", "wordy", "slow", "low"]
+    assert [p["rank"] for p in page] == [1, 2, 3, 4, 5, 6]
+    _, second = await lb.page(board, 2, 2)
+    assert [p["player"] for p in second] == ["late", "wordy"]
+    # one entry per player: a worse result is ignored, a better one replaces
+    assert not await lb.submit(board, "low", entry("low", 300, 1, 1, T + 1))
+    assert await lb.submit(board, "low", entry("low", 350, 1, 1, T + 2))
+    total, page = await lb.page(board, 0, 10)
+    assert total == 6 and page[0]["player"] == "low"
+    mine = await lb.rank_of(board, "slow")
+    assert mine == {"rank": 6, "entry": {k: v for k, v in page[5].items() if k != "rank"}}
+    assert await lb.rank_of(board, "nobody") is None
+
+
+def record_for(
+    code: str, tokens: tuple[str, ...], status: str, player: str = "p1", **kw: object
+) -> GameRecord:
+    log = tuple((t, 1000 * (i + 1)) for i, t in enumerate(tokens))
+    return GameRecord(f"r1-{player}", code, player, player, status, T, T + 1000 * len(tokens), log, **kw)  # type: ignore[arg-type]
+
+
+async def test_records_are_replayed_and_n_and_e_share_a_board(rds: aioredis.Redis) -> None:
+    code, line = won_deal()
+    lb = Leaderboards(rds)
+    n_code = code.replace("-E-", "-N-")
+    assert code_board(n_code) == code_board(code)
+    changed = await lb.submit_record(record_for(n_code, line, "won", ranked=True))
+    assert changed == [code_board(code), "pb:p1"]
+    _, page = await lb.page(code_board(code), 0, 5)
+    assert (
+        page[0]["score"] == 350 and page[0]["moves"] == len(line) and page[0]["elapsed"] == 1000 * len(line)
+    )
+    bests = await lb.page("pb:p1", 0, 5)
+    assert bests[1][0]["code"] == code
+    # unranked (typed-code) games never post
+    assert await lb.submit_record(record_for(code, line, "won", player="p2", ranked=False)) == []
+    # a record whose log does not reach its claimed status is refused
+    with pytest.raises(RaceError) as info:
+        await lb.submit_record(record_for(code, line[:-1], "won", player="p3", ranked=True))
+    assert info.value.code == "replay_mismatch"
+    with pytest.raises(RaceError):
+        verify(record_for(code, ("d", "7", "7", "7", "7", "7", "7"), "stuck"))
+
+
+async def test_record_store_and_public_replay(rds: aioredis.Redis) -> None:
+    code, line = stuck_deal()
+    race = Race.create("rr", GameCode.parse(code), host="a", name="Ann", now=T).start("a", T)
+    assert race.starts_at is not None
+    for i, tok in enumerate(line):
+        from golfrace.engine import parse_token
+
+        race = race.act("a", parse_token(tok), race.starts_at + 100 * (i + 1))
+    racer = race.racer("a")
+    assert racer is not None and racer.status == "stuck"
+    rec = GameRecord.of(race, racer)
+    store = RecordStore(rds, ttl_s=60)
+    assert await store.save(rec) and not await store.save(rec)
+    loaded = await store.load(rec.game)
+    assert loaded == rec and 0 < await rds.ttl(f"rec:{{{rec.game}}}") <= 60
+    body = public(loaded)
+    final = play(code, list(line))
+    assert body["status"] == "stuck" and body["score"] == final.score and body["moves"] == len(line)
+    assert len(body["steps"]) == len(line) and body["steps"][-1]["status"] == "stuck"
+    drawn = [s["drawn"] for s in body["steps"] if "drawn" in s]
+    assert drawn == body["deal"]["stock"][: len(drawn)]
+    assert await store.load("nope") is None

@@ -1,0 +1,195 @@
+"""The race state machine, with an injected clock (ms)."""
+
+from __future__ import annotations
+
+import pytest
+
+from golfrace.engine import GameCode, Refusal, Undo, parse_token
+from golfrace.races.errors import RaceError
+from golfrace.races.race import Outcome, Phase, Race, RaceOptions
+from golfrace.races.views import board, game_state, progress, race_view, results
+
+from .helpers import stuck_deal, won_deal
+
+T0 = 1_800_000_000_000
+
+
+def lobby(code: str, **opts: object) -> Race:
+    race = Race.create(
+        "rtest", GameCode.parse(code), host="alice", name="Alice", now=T0, options=RaceOptions(**opts)
+    )  # type: ignore[arg-type]
+    return race.join("bob", "Bob", T0 + 1)
+
+
+def started(code: str, **opts: object) -> Race:
+    return lobby(code, **opts).start("alice", T0 + 10)
+
+
+def run(race: Race, player: str, tokens: tuple[str, ...] | list[str], now: int) -> Race:
+    for tok in tokens:
+        race = race.act(player, parse_token(tok), now)
+    return race
+
+
+def err(fn: object, code: str) -> None:
+    with pytest.raises(RaceError) as info:
+        fn()  # type: ignore[operator]
+    assert info.value.code == code
+
+
+def test_lobby_join_leave_and_seats() -> None:
+    code, _ = won_deal()
+    race = lobby(code, seats=2)
+    assert [r.name for r in race.racers] == ["Alice", "Bob"]
+    assert race.phase(T0) is Phase.LOBBY
+    err(lambda: race.join("carol", "Carol", T0), "race_full")
+    assert race.join("bob", "  Bobby   B ", T0).racer("bob").name == "Bobby B"  # type: ignore[union-attr]
+    left = race.leave("alice")
+    assert left.host == "bob" and len(left.racers) == 1
+    err(lambda: race.start("bob", T0), "not_host")
+    err(lambda: lobby(code, seats=9), "bad_option")
+    err(lambda: lobby(code, time_limit_s=-1), "bad_option")
+    err(lambda: lobby(code).join("dave", "x" * 40, T0), "bad_option")
+
+
+def test_countdown_is_server_time_and_moves_wait_for_it() -> None:
+    code, line = won_deal()
+    race = started(code)
+    assert race.starts_at == T0 + 10 + 3000
+    assert race.phase(T0 + 3009) is Phase.COUNTDOWN and race.phase(T0 + 3010) is Phase.RUNNING
+    err(lambda: race.act("alice", parse_token(line[0]), T0 + 3009), "race_not_started")
+    err(lambda: race.join("carol", "Carol", T0 + 20), "race_started")
+    assert race.join("bob", "Bob", T0 + 20) is race  # a seated racer comes back to the same seat
+    err(lambda: race.act("carol", parse_token(line[0]), T0 + 5000), "not_racer")
+
+
+def test_whole_race_ranking_and_results() -> None:
+    code, line = won_deal()
+    race = started(code)
+    start = race.starts_at
+    assert start is not None
+    # Bob wins first, Alice wins later with the same line; ranked by time.
+    race = run(race, "bob", line, start + 20_000)
+    assert race.racer("bob").outcome is Outcome.WON  # type: ignore[union-attr]
+    assert race.phase(start + 20_000) is Phase.RUNNING
+    assert (
+        race.code_visible_to("bob") and not race.code_visible_to("alice") and not race.code_visible_to(None)
+    )
+    race = run(race, "alice", line, start + 30_000)
+    assert race.phase(start + 30_000) is Phase.FINISHED and race.ended_at == start + 30_000
+    res = results(race)
+    assert [(r["player"], r["score"], r["elapsed"], r["rank"]) for r in res] == [
+        ("bob", 350, 20_000, 1),
+        ("alice", 350, 30_000, 2),
+    ]
+    err(lambda: race.act("alice", parse_token("d"), start + 31_000), "race_over")
+
+
+def test_tie_breaks_score_then_time_then_moves_then_finish() -> None:
+    code, line = won_deal()
+    lob = lobby(code).join("carol", "Carol", T0).join("dave", "Dave", T0)
+    race = lob.start("alice", T0)
+    s = race.starts_at
+    assert s is not None
+    # alice: win with an extra draw-undo (more undos, same moves) at 10 s; bob: win at 10 s, finished later
+    # carol: stuck/resigned (lower score); dave: win in 9 s.
+    race = run(race, "dave", line, s + 9_000)
+    race = run(race, "alice", line, s + 10_000)
+    race = run(race, "bob", line, s + 10_000)
+    race = race.resign("carol", s + 1_000)
+    order = [r.player for r in race.ranking()]
+    assert order[0] == "dave" and order[-1] == "carol"
+    # alice and bob: same score, time, moves and finish: the seat decides (alice seated first)
+    assert order[1:3] == ["alice", "bob"]
+    # fewer moves beat more moves at equal time
+    race2 = lobby(code).start("alice", T0)
+    s2 = race2.starts_at
+    assert s2 is not None
+    race2 = run(race2, "alice", ["d", "u", *line], s2 + 5_000)
+    race2 = run(race2, "bob", line, s2 + 5_000)
+    assert [r.player for r in race2.ranking()] == ["bob", "alice"]
+    assert race2.racer("alice").game.undos == 1  # type: ignore[union-attr]
+    assert [r["undos"] for r in results(race2)] == [0, 1]
+
+
+def test_undo_option_resign_and_stuck_scoring() -> None:
+    code, line = stuck_deal()
+    race = started(code, undo=False)
+    s = race.starts_at
+    assert s is not None
+    race = race.act("alice", parse_token(line[0]), s)
+    err(lambda: race.act("alice", Undo(), s + 1), "undo_disabled")
+    race = run(race, "alice", line[1:], s + 2_000)
+    alice = race.racer("alice")
+    assert alice is not None and alice.outcome is Outcome.STUCK
+    err(lambda: race.act("alice", parse_token("d"), s + 3_000), "game_ended")
+    race = race.resign("bob", s + 4_000)
+    bob = race.racer("bob")
+    assert bob is not None and bob.outcome is Outcome.RESIGNED and bob.final_score == 0
+    assert race.ended_at == s + 4_000
+    with pytest.raises(Refusal):
+        started(code).act("alice", Undo(), s + 1)
+
+
+def test_time_limit_settles_everyone_still_playing() -> None:
+    code, line = won_deal()
+    race = started(code, time_limit_s=60)
+    s = race.starts_at
+    assert s is not None and race.deadline == s + 60_000
+    race = run(race, "alice", line[:5], s + 1_000)
+    assert race.settle(s + 59_999) is race
+    err(lambda: race.act("alice", parse_token(line[5]), s + 60_000), "race_over")
+    done = race.settle(s + 61_000)
+    assert done.ended_at == s + 60_000
+    assert {r.outcome for r in done.racers} == {Outcome.TIMEOUT}
+    assert [r["elapsed"] for r in results(done)] == [60_000, 60_000]
+    assert results(done)[0]["player"] == "alice"  # out of time: scored as shown, so removals count
+    assert done.racer("alice").final_score == done.racer("alice").game.score > 0  # type: ignore[union-attr]
+
+
+def test_views_hide_cards_and_codes() -> None:
+    code, line = won_deal()
+    race = started(code)
+    s = race.starts_at
+    assert s is not None
+    race = run(race, "alice", line[:3], s + 100)
+    alice = race.racer("alice")
+    assert alice is not None
+    p = progress(race, alice, s + 200)
+    assert set(p) == {
+        "seat",
+        "player",
+        "name",
+        "removed",
+        "score",
+        "moves",
+        "undos",
+        "stock",
+        "status",
+        "elapsed",
+    }
+    assert race_view(race, "bob", s + 200)["code"] is None
+    assert race_view(race, None, s + 200)["code"] is None
+    state = game_state(race, alice, "alice")
+    assert state is not None and state["code"] is None and "stock" not in state
+    stock = {c.code for c in alice.game.deal.stock[alice.game.drawn :]}  # type: ignore[union-attr]
+    assert not stock & {c for col in board(race, alice, s)["columns"] for c in col}
+    typed = Race.create("rt", GameCode.parse(code), host="a", name="A", now=T0, typed=True)
+    assert typed.ranked is False and race_view(typed, None, T0)["code"] == code
+
+
+def test_rematch_and_storage_round_trip() -> None:
+    code, line = won_deal()
+    race = started(code)
+    s = race.starts_at
+    assert s is not None
+    err(lambda: race.accept_rematch("bob", "rnext"), "race_not_finished")
+    race = run(race, "alice", line, s + 1).resign("bob", s + 2)
+    again = Race.from_data(race.to_data())
+    assert again == race
+    race = race.accept_rematch("bob", "rnext").accept_rematch("alice", "rother")
+    assert race.rematch == "rnext"
+    nxt = race.next_race(GameCode.parse("GO1-E-AAAAAAZ"), "bob", s + 10)
+    assert nxt.id == "rnext" and nxt.host == "bob" and nxt.previous == race.id and nxt.options == race.options
+    nxt = nxt.join("alice", "Alice", s + 11)
+    assert [r.player for r in nxt.racers] == ["bob", "alice"]
