@@ -1,0 +1,230 @@
+"""The Starlette application: ``/ws`` (the game protocol), ``/healthz``, ``/metrics``,
+``/catalogs/<lang>.json`` and the web client at ``/``.
+
+Extensions (races, leaderboards, the daily challenge…) are modules named in ``EXTENSIONS`` (or passed to
+``create_app``). Importing one registers its message types and handlers; it may also define
+``routes() -> list[BaseRoute]``, ``async startup(ctx)`` and ``async shutdown(ctx)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import redis.asyncio as aioredis
+import uvicorn
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from . import handlers, metrics
+from .context import Context
+from .engine.i18n import LOCALES, catalog
+from .hub import Hub
+from .protocol import (
+    CLOSE_GOING_AWAY,
+    CLOSE_NO_HELLO,
+    JSON,
+    ProtocolError,
+    choose_codec,
+    decode,
+)
+from .session import Session
+from .settings import Settings
+from .store import Store
+from .tokens import Tokens
+
+log = logging.getLogger("golfrace.app")
+REPO = Path(__file__).resolve().parents[2]
+EXTENSIONS: tuple[str, ...] = ()
+HEALTH_TIMEOUT = 2.0
+
+
+def static_dir(settings: Settings) -> Path | None:
+    if settings.static_dir:
+        return Path(settings.static_dir)
+    for candidate in (REPO / "client_web" / "dist", REPO / "client_web"):
+        if (candidate / "index.html").is_file():
+            return candidate
+    return None
+
+
+def _load_extensions(names: Sequence[str]) -> list[ModuleType]:
+    return [importlib.import_module(name) for name in names]
+
+
+def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> Starlette:
+    if not settings.redis_url:
+        raise ValueError("create_app needs settings.redis_url (golfrace serve starts an embedded Redis)")
+    modules = _load_extensions(EXTENSIONS if extensions is None else extensions)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        redis = aioredis.from_url(settings.redis_url or "", decode_responses=False)
+        await redis.ping()
+        store = Store(redis, settings)
+        secret = settings.secret or await store.shared_secret()
+        hub = Hub(redis)
+        await hub.start()
+        ctx = Context(settings, redis, store, hub, Tokens(secret))
+        app.state.ctx = ctx
+        for module in modules:
+            if hasattr(module, "startup"):
+                await module.startup(ctx)
+        try:
+            yield
+        finally:
+            for module in reversed(modules):
+                if hasattr(module, "shutdown"):
+                    with contextlib.suppress(Exception):
+                        await module.shutdown(ctx)
+            for session in list(ctx.sessions):
+                session.close(CLOSE_GOING_AWAY)
+            await asyncio.sleep(0.05)
+            await hub.stop()
+            await redis.aclose()
+
+    routes: list[BaseRoute] = [
+        WebSocketRoute("/ws", websocket_endpoint),
+        Route("/healthz", healthz),
+        Route("/metrics", metrics_endpoint),
+        Route("/catalogs/{locale}.json", catalog_endpoint),
+    ]
+    for module in modules:
+        if hasattr(module, "routes"):
+            routes.extend(module.routes())
+    root = static_dir(settings)
+    if root is not None:
+        routes.append(Mount("/", StaticFiles(directory=root, html=True), name="client"))
+    else:
+        routes.append(Route("/", placeholder))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.settings = settings
+    return app
+
+
+def uvicorn_config(app: Starlette, settings: Settings, **overrides: Any) -> uvicorn.Config:
+    options: dict[str, Any] = {
+        "host": settings.host,
+        "port": settings.port,
+        "ws_max_size": settings.hard_max_frame,
+        "ws_ping_interval": settings.ping_interval,
+        "ws_ping_timeout": settings.ping_timeout,
+        "ws_per_message_deflate": settings.compression,
+        "log_level": "warning",
+        "lifespan": "on",
+        "timeout_graceful_shutdown": 3,
+    }
+    options.update(overrides)
+    return uvicorn.Config(app, **options)
+
+
+# --- HTTP -----------------------------------------------------------------------------------------------
+async def healthz(request: Request) -> Response:
+    ctx: Context = request.app.state.ctx
+    try:
+        ms = await asyncio.wait_for(ctx.store.ping_ms(), HEALTH_TIMEOUT)
+    except Exception as exc:
+        return JSONResponse({"status": "unavailable", "redis": str(exc)[:200]}, status_code=503)
+    return JSONResponse({"status": "ok", "redis_ms": round(ms, 3), "connections": len(ctx.sessions)})
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    ctx: Context = request.app.state.ctx
+    with contextlib.suppress(Exception):
+        metrics.REDIS_PING.set(await asyncio.wait_for(ctx.store.ping_ms(), HEALTH_TIMEOUT) / 1000)
+    return Response(generate_latest(metrics.REGISTRY), media_type=CONTENT_TYPE_LATEST)
+
+
+async def catalog_endpoint(request: Request) -> Response:
+    locale = request.path_params["locale"]
+    if locale not in LOCALES:
+        return JSONResponse({"code": "bad_locale", "message": f"languages: {', '.join(LOCALES)}"}, 404)
+    return JSONResponse(catalog(locale), headers={"Cache-Control": "public, max-age=300"})
+
+
+async def placeholder(request: Request) -> Response:
+    return HTMLResponse(
+        "<!doctype html><title>Golf Race</title><p>Golf Race server: the web client is not built."
+    )
+
+
+# --- websocket ------------------------------------------------------------------------------------------
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    ctx: Context = websocket.app.state.ctx
+    offered = list(websocket.scope.get("subprotocols") or [])
+    chosen = choose_codec(offered)
+    await websocket.accept(subprotocol=chosen)
+    session = Session(ctx, websocket, chosen or JSON)
+    ctx.sessions.add(session)
+    metrics.CONNECTIONS.inc()
+    writer = asyncio.create_task(session.writer())
+    loop = asyncio.get_running_loop()
+
+    def no_hello() -> None:
+        if session.player is None:
+            session.close(CLOSE_NO_HELLO)
+
+    hello_timer = loop.call_later(ctx.settings.hello_timeout, no_hello)
+    try:
+        while not session.closing:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            frame = message.get("bytes")
+            if frame is None:
+                frame = message.get("text")
+            if frame is not None:
+                await handle_frame(session, frame)
+    except Exception as exc:  # the socket went away under us
+        log.debug("connection ended: %s", exc)
+    finally:
+        hello_timer.cancel()
+        ctx.sessions.discard(session)
+        metrics.CONNECTIONS.dec()
+        if not writer.done():
+            writer.cancel()
+        with contextlib.suppress(BaseException):
+            await writer
+        await session.shutdown()
+
+
+async def handle_frame(session: Session, frame: bytes | str) -> None:
+    """One client frame: size limit, decode, rate limit, dispatch; every failure becomes an error message."""
+    allowed = session.take_token()
+    if session.closing:
+        return
+    size = len(frame) if isinstance(frame, bytes) else len(frame.encode("utf-8", "surrogatepass"))
+    if size > session.settings.max_frame:
+        session.error(
+            ProtocolError("too_big", f"frame of {size} bytes; the limit is {session.settings.max_frame}")
+        )
+        return
+    ref: Any = None
+    try:
+        msg = decode(frame, session.codec)
+        ref = msg.get("seq", msg["t"])
+        if not allowed:
+            raise ProtocolError(
+                "rate_limited", f"over {session.settings.rate:g} messages/s; resend later", ref=ref
+            )
+        await handlers.dispatch(session, msg)
+    except ProtocolError as exc:
+        session.error(exc)
+    except Exception:
+        log.exception("handler failed")
+        session.error(
+            ProtocolError(
+                "internal", "unexpected server fault; resend (a resent seq is never applied twice)", ref=ref
+            )
+        )

@@ -1,0 +1,61 @@
+"""A bot that plays whole games over the protocol, choosing among the legal moves of its public view."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass
+
+from .client import Client, GameView
+
+MAX_ACTIONS = 500
+RATE_BACKOFF = 0.25
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    game: str
+    status: str
+    score: int
+    moves: int
+    code: str | None
+
+
+def choose(view: GameView, rng: random.Random) -> dict[str, object]:
+    """Prefer removing a card (random among playable columns); draw only when nothing can be removed."""
+    legal = view.legal()
+    taps = [a for a in legal if a["a"] == "tap"]
+    return rng.choice(taps) if taps else legal[0]
+
+
+async def play_game(
+    client: Client, code: str | None = None, rules: str | None = None, seed: int | None = None
+) -> Result:
+    rng = random.Random(seed)
+    view = await client.new(code, rules)
+    for _ in range(MAX_ACTIONS):
+        if view.status != "playing":
+            break
+        action = choose(view, rng)
+        seq = client.next_seq()
+        while True:
+            answer = await client.act(view.game, seq=seq, **action)  # type: ignore[arg-type]
+            if answer.get("code") != "rate_limited":
+                break
+            await asyncio.sleep(RATE_BACKOFF)  # the same seq again: it is never applied twice
+        if answer["t"] != "ack":
+            raise RuntimeError(f"the server refused a legal move {action}: {answer}")
+        await client.wait_version(view.game, answer["v"])
+        client.drain()
+    return Result(
+        view.game, view.status, int(view.state["score"]), int(view.state["moves"]), view.state["code"]
+    )
+
+
+async def run(url: str, games: int, rules: str | None = None, seed: int | None = None) -> list[Result]:
+    results = []
+    async with Client(url, keep_frames=False) as client:
+        for n in range(games):
+            results.append(await play_game(client, rules=rules, seed=None if seed is None else seed + n))
+            client.drain()
+    return results

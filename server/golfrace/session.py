@@ -1,0 +1,274 @@
+"""One websocket connection: identity, rate limit, the games it follows and its bounded send queue.
+
+Every frame to the client goes through ``send`` (answers to its own messages) or ``deliver`` (broadcasts
+from the hub). Diffs are checked against the version the client holds for that game, so the client gets
+each version exactly once and in order: duplicates are skipped, a gap is filled from the store's diff
+buffer (or with a snapshot) before later diffs are passed on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from . import metrics
+from .context import Context
+from .engine.i18n import DEFAULT_LOCALE
+from .hub import Envelope
+from .protocol import CLOSE_FLOOD, CLOSE_TOO_SLOW, MSGPACK, ProtocolError, encode, unpack
+from .store import Stored, channel
+from .views import public_state
+
+log = logging.getLogger("golfrace.session")
+PENDING_LIMIT = 256  # diffs held for one game while its gap is being filled
+
+
+@dataclass
+class Follow:
+    """A game this connection follows: its role and the version the client holds."""
+
+    role: str
+    v: int
+    filling: bool = False
+    lagging: bool = False
+    pending: list[Envelope] = field(default_factory=list)
+
+
+class Session:
+    def __init__(self, ctx: Context, websocket: WebSocket, codec: str) -> None:
+        self.ctx = ctx
+        self.settings = ctx.settings
+        self.websocket = websocket
+        self.codec = codec
+        self.player: str | None = None
+        self.name: str | None = None
+        self.lang = DEFAULT_LOCALE
+        self.sid = secrets.token_hex(6)
+        self.follows: dict[str, Follow] = {}
+        self.channels: set[str] = set()
+        self.extras: dict[str, Any] = {}
+        self._queue: deque[bytes | str] = deque()
+        self._wake = asyncio.Event()
+        self._full_since: float | None = None
+        self._close_code: int | None = None
+        self._tokens = float(self.settings.burst)
+        self._refilled = time.monotonic()
+        self.dropped_for_rate = 0
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- identity ----------------------------------------------------------------------------------------
+    @property
+    def stream(self) -> str:
+        """The seq space of this connection: player and session id (kept across reconnects via hello.sid)."""
+        return f"{self.player}/{self.sid}"
+
+    # --- rate limit ----------------------------------------------------------------------------------------
+    def take_token(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(
+            float(self.settings.burst), self._tokens + (now - self._refilled) * self.settings.rate
+        )
+        self._refilled = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        self.dropped_for_rate += 1
+        if self.dropped_for_rate >= self.settings.flood_close_after:
+            self.close(CLOSE_FLOOD)
+        return False
+
+    # --- sending -------------------------------------------------------------------------------------------
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue an answer to this client's own message. Answers are never dropped; a client that lets them
+        pile up to twice the queue size is closed (4008)."""
+        if message.get("t") == "error":
+            metrics.ERRORS.labels(message.get("code", "")).inc()
+        self._push(encode(message, self.codec), broadcast=False)
+
+    def error(self, exc: ProtocolError) -> None:
+        self.send(exc.to_message())
+
+    def _push(self, frame: bytes | str, broadcast: bool) -> bool:
+        if self._close_code is not None:
+            return False
+        limit = self.settings.send_queue
+        if len(self._queue) >= limit:
+            now = time.monotonic()
+            if self._full_since is None:
+                self._full_since = now
+            if now - self._full_since > self.settings.slow_grace or len(self._queue) >= 2 * limit:
+                self.close(CLOSE_TOO_SLOW)
+                return False
+            if broadcast:
+                metrics.DROPPED.inc()
+                return False
+        self._queue.append(frame)
+        self._wake.set()
+        return True
+
+    def close(self, code: int) -> None:
+        """Close soon with ``code``: frames still queued are discarded."""
+        if self._close_code is None:
+            self._close_code = code
+            metrics.CLOSES.labels(str(code)).inc()
+            self._queue.clear()
+            self._wake.set()
+
+    @property
+    def closing(self) -> bool:
+        return self._close_code is not None
+
+    async def writer(self) -> None:
+        """Drain the queue into the socket; the only task that writes to it."""
+        ws = self.websocket
+        binary = self.codec == MSGPACK
+        while True:
+            if not self._queue:
+                if self._close_code is not None:
+                    break
+                self._full_since = None
+                self._catch_up()
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            frame = self._queue.popleft()
+            if binary:
+                await ws.send_bytes(frame)  # type: ignore[arg-type]
+            else:
+                await ws.send_text(frame)  # type: ignore[arg-type]
+            metrics.MESSAGES_OUT.inc()
+        with contextlib.suppress(Exception):
+            await ws.close(self._close_code)
+
+    # --- following games -----------------------------------------------------------------------------------
+    async def follow(self, stored: Stored, role: str, rid: str | None = None) -> None:
+        """Follow a game whose subscription is already confirmed, starting from the snapshot sent now."""
+        self.follows[stored.id] = Follow(role, stored.v)
+        message = snapshot(stored, role)
+        if rid is not None:
+            message["rid"] = rid
+        self.send(message)
+
+    async def subscribe(self, name: str) -> None:
+        if name not in self.channels:
+            self.channels.add(name)
+            await self.ctx.hub.subscribe(name, self)
+
+    async def unsubscribe(self, name: str) -> None:
+        if name in self.channels:
+            self.channels.discard(name)
+            await self.ctx.hub.unsubscribe(name, self)
+
+    async def unfollow(self, game_id: str) -> None:
+        self.follows.pop(game_id, None)
+        await self.unsubscribe(channel(game_id))
+
+    def deliver(self, envelope: Envelope) -> None:
+        """A message from the hub (any instance). Diffs go through version checks; others pass through."""
+        msg = envelope.message
+        if msg.get("t") == "diff" and isinstance(msg.get("game"), str):
+            follow = self.follows.get(msg["game"])
+            if follow is not None:
+                self._offer(msg["game"], follow, envelope)
+            return
+        self._push(self._frame(envelope), broadcast=True)
+
+    def offer_diff(self, diff: dict[str, Any]) -> None:
+        """A diff this instance just committed (sent to the actor without waiting for the pub/sub echo)."""
+        follow = self.follows.get(diff["game"])
+        if follow is not None:
+            self._offer(diff["game"], follow, Envelope.of(channel(diff["game"]), diff))
+
+    def _frame(self, envelope: Envelope) -> bytes | str:
+        return envelope.raw if self.codec == MSGPACK else envelope.json
+
+    def _offer(self, game_id: str, follow: Follow, envelope: Envelope) -> None:
+        msg = envelope.message
+        v, frm = msg.get("v"), msg.get("from")
+        if not isinstance(v, int) or not isinstance(frm, int):
+            return
+        if follow.filling:
+            if len(follow.pending) < PENDING_LIMIT:
+                follow.pending.append(envelope)
+            return
+        if v <= follow.v:
+            return  # already sent (our own echo, or covered by a snapshot)
+        if frm != follow.v or follow.lagging:
+            follow.pending.append(envelope)
+            self._start_fill(game_id, follow)
+            return
+        if self._push(self._frame(envelope), broadcast=True):
+            follow.v = v
+        else:
+            follow.lagging = True
+
+    def _catch_up(self) -> None:
+        """The queue just emptied: games whose diffs were dropped get filled now."""
+        for game_id, follow in self.follows.items():
+            if follow.lagging and not follow.filling:
+                self._start_fill(game_id, follow)
+
+    def _start_fill(self, game_id: str, follow: Follow, from_v: int | None = None) -> None:
+        follow.filling = True
+        task = asyncio.create_task(self.fill(game_id, follow, from_v))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def fill(self, game_id: str, follow: Follow, from_v: int | None = None) -> None:
+        """Bring the client from ``from_v`` (default: what it holds) to the current version: the missed diffs
+        from the store's buffer, or a snapshot when the buffer no longer reaches back."""
+        follow.filling = True
+        try:
+            start = follow.v if from_v is None else from_v
+            found = await self.ctx.store.diffs_since(game_id, start)
+            if self.follows.get(game_id) is not follow:
+                return
+            if found is None:
+                stored = await self.ctx.store.load(game_id)
+                if stored is None or self.follows.get(game_id) is not follow:
+                    return
+                self._push(encode(snapshot(stored, follow.role), self.codec), broadcast=False)
+                follow.v = stored.v
+            else:
+                current, packed = found
+                for raw in packed:
+                    frame = (
+                        raw if self.codec == MSGPACK else Envelope(channel(game_id), raw, unpack(raw)).json
+                    )
+                    self._push(frame, broadcast=False)
+                follow.v = current
+            follow.lagging = False
+        except Exception:
+            log.exception("fill failed for %s", game_id)
+            follow.lagging = True
+        finally:
+            follow.filling = False
+        pending, follow.pending = follow.pending, []
+        for envelope in pending:
+            self._offer(game_id, follow, envelope)
+
+    async def shutdown(self) -> None:
+        for name in list(self.channels):
+            with contextlib.suppress(Exception):
+                await self.ctx.hub.unsubscribe(name, self)
+        self.channels.clear()
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def snapshot(stored: Stored, role: str) -> dict[str, Any]:
+    return {
+        "t": "snapshot",
+        "game": stored.id,
+        "v": stored.v,
+        "role": role,
+        "state": public_state(stored.game, stored.hidden),
+    }

@@ -1,0 +1,258 @@
+"""Games in Redis: state, version, move log, a bounded diff buffer, remembered answers, per-game channel.
+
+Keys (the ``{…}`` hash tag keeps one game's keys in one Redis Cluster slot):
+
+- ``game:{ID}``        hash: ``state`` (engine JSON, holds the code, never sent), ``v``, ``owner``,
+                       ``hidden`` (1: code shown only after the end), ``status``, ``created``, ``updated``,
+                       ``meta`` (JSON for extensions, e.g. a race id)
+- ``game:{ID}:log``    list: ``<token> <ms since epoch>`` per applied action (``d``, ``3``, ``2:4``, ``u``)
+- ``game:{ID}:diffs``  list: the last ``resync_buffer`` diffs, msgpack, oldest first
+- ``game:{ID}:seq``    hash: ``<player>/<sid>`` → highest seq answered; ``<player>/<sid>#<seq>`` → the answer
+- channel ``game:{ID}``  every diff, msgpack, in version order (published inside the commit script)
+- ``player:{PID}``     hash: ``name``, ``seen``;  ``player:{PID}:games`` zset of unfinished game ids
+- ``golfrace:secret``  the token-signing secret shared by all instances (when not configured)
+
+A move is one compare-and-set: the server loads ``(state, v)``, runs the engine, and the commit script
+applies the result only if ``v`` is unchanged (otherwise the server reloads and tries again).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from .engine import Game, GameCode
+from .protocol import pack
+from .settings import Settings
+
+COMMIT = """
+local v = redis.call('HGET', KEYS[1], 'v')
+if not v then return {'nogame'} end
+local stream = ARGV[2]
+local answer = redis.call('HGET', KEYS[4], stream .. '#' .. ARGV[3])
+if answer then return {'dup', answer} end
+local seq = tonumber(ARGV[3])
+local top = tonumber(redis.call('HGET', KEYS[4], stream) or '0')
+if seq <= top then return {'stale'} end
+if v ~= ARGV[1] then return {'conflict', v} end
+if ARGV[5] == 'move' then
+  redis.call('HSET', KEYS[1], 'state', ARGV[6], 'v', tonumber(v) + 1, 'status', ARGV[12], 'updated', ARGV[13])
+  redis.call('RPUSH', KEYS[2], ARGV[8])
+  redis.call('RPUSH', KEYS[3], ARGV[7])
+  redis.call('LTRIM', KEYS[3], -tonumber(ARGV[9]), -1)
+  redis.call('PUBLISH', ARGV[11], ARGV[7])
+end
+redis.call('HSET', KEYS[4], stream, seq, stream .. '#' .. ARGV[3], ARGV[4])
+local old = seq - tonumber(ARGV[14])
+if old > 0 then redis.call('HDEL', KEYS[4], stream .. '#' .. old) end
+local ttl = tonumber(ARGV[10])
+for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ttl) end
+return {'ok'}
+"""
+
+
+def game_key(game_id: str) -> str:
+    return f"game:{{{game_id}}}"
+
+
+def channel(game_id: str) -> str:
+    """The pub/sub channel of a game's diffs (races and others can publish their own channels)."""
+    return f"game:{{{game_id}}}"
+
+
+def player_key(player: str) -> str:
+    return f"player:{{{player}}}"
+
+
+def new_id() -> str:
+    """12 characters of base-32 (lowercase, no ambiguous symbols): 60 random bits."""
+    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(12))
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """A game as loaded: the engine value, its version and who owns it."""
+
+    id: str
+    game: Game
+    v: int
+    owner: str
+    hidden: bool
+    created: int
+    meta: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """A commit's outcome: ``ok``, ``dup`` (and the earlier answer), ``stale``, ``conflict``, ``nogame``."""
+
+    outcome: str
+    answer: bytes | None = None
+
+
+class Store:
+    def __init__(self, redis: aioredis.Redis, settings: Settings) -> None:
+        self.redis: Any = redis  # bytes in, bytes out (decode_responses=False)
+        self.settings = settings
+        self._commit: Any = redis.register_script(COMMIT)
+
+    # --- games ----------------------------------------------------------------------------------------
+    async def create(
+        self, owner: str, code: GameCode, hidden: bool, meta: dict[str, Any] | None = None
+    ) -> Stored:
+        game = Game.new(code)
+        game_id = new_id()
+        created = now_ms()
+        key = game_key(game_id)
+        meta = meta or {}
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(
+                key,
+                mapping={
+                    "state": json.dumps(game.to_state()),
+                    "v": 0,
+                    "owner": owner,
+                    "hidden": int(hidden),
+                    "status": game.status.value,
+                    "created": created,
+                    "updated": created,
+                    "meta": json.dumps(meta),
+                },
+            )
+            pipe.expire(key, self.settings.idle_game_ttl)
+            pkey = player_key(owner) + ":games"
+            pipe.zadd(pkey, {game_id: created})
+            pipe.zremrangebyrank(pkey, 0, -self.settings.max_player_games - 1)
+            pipe.expire(pkey, self.settings.player_ttl)
+            await pipe.execute()
+        return Stored(game_id, game, 0, owner, hidden, created, meta)
+
+    async def load(self, game_id: str) -> Stored | None:
+        fields = await self.redis.hmget(
+            game_key(game_id), ["state", "v", "owner", "hidden", "created", "meta"]
+        )
+        return _stored(game_id, fields)
+
+    async def load_with_answer(
+        self, game_id: str, stream: str, seq: int
+    ) -> tuple[Stored | None, bytes | None]:
+        """The game and, when this ``seq`` was answered before, that answer (one round trip)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(game_key(game_id), ["state", "v", "owner", "hidden", "created", "meta"])
+            pipe.hget(game_key(game_id) + ":seq", f"{stream}#{seq}")
+            fields, answer = await pipe.execute()
+        return _stored(game_id, fields), answer
+
+    async def commit(
+        self,
+        stored: Stored,
+        stream: str,
+        seq: int,
+        answer: dict[str, Any],
+        after: Game | None = None,
+        diff: dict[str, Any] | None = None,
+        log_entry: str = "",
+    ) -> Commit:
+        """Record ``answer`` for ``seq`` and, for a move (``after`` given), store the new state, log and diff
+        and publish the diff; only if the game is still at ``stored.v`` and this seq was never answered."""
+        key = game_key(stored.id)
+        status = after.status.value if after is not None else ""
+        finished = after is not None and status != "playing"
+        ttl = self.settings.finished_game_ttl if finished else self.settings.idle_game_ttl
+        args: list[Any] = [
+            str(stored.v),
+            stream,
+            seq,
+            pack(answer),
+            "move" if after is not None else "answer",
+            json.dumps(after.to_state()) if after is not None else "",
+            pack(diff) if diff is not None else b"",
+            log_entry,
+            self.settings.resync_buffer,
+            ttl,
+            channel(stored.id),
+            status,
+            now_ms(),
+            self.settings.seq_window,
+        ]
+        reply = await self._commit(keys=[key, key + ":log", key + ":diffs", key + ":seq"], args=args)
+        outcome = reply[0].decode()
+        return Commit(outcome, reply[1] if outcome == "dup" else None)
+
+    async def set_open(self, owner: str, game_id: str, is_open: bool) -> None:
+        """Keep ``player:{PID}:games`` listing exactly the unfinished games."""
+        pkey = player_key(owner) + ":games"
+        if is_open:
+            await self.redis.zadd(pkey, {game_id: now_ms()})
+        else:
+            await self.redis.zrem(pkey, game_id)
+
+    async def player_games(self, player: str) -> list[str]:
+        ids = await self.redis.zrevrange(player_key(player) + ":games", 0, self.settings.max_player_games - 1)
+        return [i.decode() for i in ids]
+
+    async def diffs_since(self, game_id: str, v: int) -> tuple[int, list[bytes]] | None:
+        """``(current version, packed diffs v+1..current)``, or None when the buffer no longer reaches ``v``
+        (or the game is gone)."""
+        key = game_key(game_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hget(key, "v")
+            pipe.lrange(key + ":diffs", 0, -1)
+            current_raw, buffered = await pipe.execute()
+        if current_raw is None:
+            return None
+        current = int(current_raw)
+        missing = current - v
+        if missing < 0 or missing > len(buffered):
+            return None
+        return current, buffered[len(buffered) - missing :] if missing else []
+
+    async def log(self, game_id: str) -> list[str]:
+        return [e.decode() for e in await self.redis.lrange(game_key(game_id) + ":log", 0, -1)]
+
+    # --- players ----------------------------------------------------------------------------------------
+    async def touch_player(self, player: str, name: str | None) -> None:
+        key = player_key(player)
+        mapping: dict[str, Any] = {"seen": now_ms()}
+        if name is not None:
+            mapping["name"] = name
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hset(key, mapping=mapping)
+            pipe.expire(key, self.settings.player_ttl)
+            await pipe.execute()
+
+    async def shared_secret(self) -> str:
+        """The signing secret shared by every instance on this Redis (created once)."""
+        await self.redis.set("golfrace:secret", secrets.token_urlsafe(32), nx=True)
+        value = await self.redis.get("golfrace:secret")
+        return str(value.decode())
+
+    async def ping_ms(self) -> float:
+        start = time.perf_counter()
+        await self.redis.ping()
+        return (time.perf_counter() - start) * 1000
+
+
+def _stored(game_id: str, fields: list[bytes | None]) -> Stored | None:
+    state, v, owner, hidden, created, meta = fields
+    if state is None or v is None or owner is None:
+        return None
+    return Stored(
+        game_id,
+        Game.from_state(json.loads(state)),
+        int(v),
+        owner.decode(),
+        hidden == b"1",
+        int(created or 0),
+        json.loads(meta) if meta else {},
+    )

@@ -1,0 +1,84 @@
+"""What clients may see of a game: the public state and the diff between two versions. Pure.
+
+Face-down stock cards never appear here; a hidden code (random games) is shown only once the game is over,
+when it no longer tells anything the player has not seen (won: final; stuck: the stock is all drawn).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .engine import Action, Draw, Game, Status, Tap, Undo
+
+
+def action_name(action: Action) -> str:
+    return "tap" if isinstance(action, Tap) else "draw" if isinstance(action, Draw) else "undo"
+
+
+def can_undo(game: Game) -> bool:
+    return bool(game.history) and game.status is not Status.WON
+
+
+def shown_code(game: Game, hidden: bool) -> str | None:
+    return None if hidden and game.status is Status.PLAYING else str(game.code)
+
+
+def public_state(game: Game, hidden: bool) -> dict[str, Any]:
+    return {
+        "code": shown_code(game, hidden),
+        "rules": game.rules.value,
+        "variants": {
+            "strict": game.variants.strict,
+            "jokers": game.variants.jokers,
+            "empty_discard": game.variants.empty_discard,
+        },
+        "columns": [[c.code for c in col] for col in game.columns],
+        "discard": _card(game.discard),
+        "stock_count": game.stock_count,
+        "score": game.score,
+        "moves": game.moves,
+        "undos": game.undos,
+        "status": game.status.value,
+        "can_undo": can_undo(game),
+    }
+
+
+def diff(
+    game_id: str, version: int, before: Game, after: Game, action: Action, hidden: bool
+) -> dict[str, Any]:
+    """The diff from ``version`` to ``version + 1`` for ``action`` taking ``before`` to ``after``."""
+    out: dict[str, Any] = {
+        "t": "diff",
+        "game": game_id,
+        "v": version + 1,
+        "from": version,
+        "a": action_name(action),
+    }
+    if isinstance(action, Tap):
+        col = action.column
+        out["removed"] = {"col": col, "card": _card(after.discard)}
+    elif isinstance(action, Draw):
+        out["drawn"] = _card(after.discard)
+    elif isinstance(action, Undo):
+        changed = [c for c in range(len(before.heights)) if before.heights[c] != after.heights[c]]
+        if changed:
+            c = changed[0]
+            out["restored"] = {"col": c + 1, "card": _card(before.discard)}
+        else:
+            out["undrawn"] = True
+    out.update(
+        discard=_card(after.discard),
+        stock_count=after.stock_count,
+        score=after.score,
+        moves=after.moves,
+        undos=after.undos,
+        status=after.status.value,
+        can_undo=can_undo(after),
+    )
+    if hidden and before.status is Status.PLAYING and after.status is not Status.PLAYING:
+        out["code"] = str(after.code)
+    return out
+
+
+def _card(card: Any) -> str | None:
+    return None if card is None else str(card.code)
