@@ -1,0 +1,195 @@
+// The board: seven columns, the stock and the discard. It paints a state and animates the one card that
+// moved; it never decides anything about the rules (taps go to the server, which answers with a diff).
+import { cardName, catalog, format, pluralCategory, t } from "./i18n.js";
+import { makeCard, paintCard } from "./cards.js";
+
+const COLUMNS = 7;
+const MOVE_MS = 190;
+
+export class Board {
+  constructor({ interactive = true, onTap = () => {}, onDraw = () => {}, compact = false } = {}) {
+    this.interactive = interactive;
+    this.onTap = onTap;
+    this.onDraw = onDraw;
+    this.state = null;
+    this.loc = "en";
+    this.el = document.createElement("div");
+    this.el.className = compact ? "board compact" : "board";
+    this.el.innerHTML = `
+      <div class="tableau" role="group"></div>
+      <div class="piles">
+        <button type="button" class="stock"><span class="stock-stack"></span><span class="count" dir="ltr"></span></button>
+        <div class="discard" role="img"></div>
+      </div>`;
+    this.tableau = this.el.querySelector(".tableau");
+    this.stock = this.el.querySelector(".stock");
+    this.stockStack = this.el.querySelector(".stock-stack");
+    this.count = this.el.querySelector(".count");
+    this.discard = this.el.querySelector(".discard");
+    this.columns = [];
+    for (let c = 1; c <= COLUMNS; c++) {
+      const col = document.createElement("div");
+      col.className = "column";
+      col.setAttribute("role", "group");
+      col.dataset.col = String(c);
+      this.tableau.append(col);
+      this.columns.push(col);
+    }
+    if (!interactive) {
+      this.stock.disabled = true;
+      this.stock.tabIndex = -1;
+    }
+    this.tableau.addEventListener("click", (e) => {
+      const card = e.target.closest(".card");
+      if (!card || !this.interactive || !this.state) return;
+      const col = Number(card.parentElement.dataset.col);
+      const row = Number(card.dataset.row);
+      const free = row === this.state.columns[col - 1].length;
+      this.onTap(col, free ? null : row, card);
+    });
+    this.stock.addEventListener("click", () => this.interactive && this.onDraw());
+  }
+
+  /** Paint `state`; `change` is the action that led here ("tap", "draw", "undo") or "snapshot". */
+  render(state, change = "snapshot", diff = null, loc = this.loc) {
+    const relabel = loc !== this.loc;
+    this.loc = loc;
+    const before = this.state;
+    const flight = before && diff && change !== "snapshot" ? this.planFlight(before, diff) : null;
+    this.state = state;
+    const focused = document.activeElement;
+    const hadFocus = focused && this.tableau.contains(focused) ? Number(focused.parentElement?.dataset.col) : 0;
+
+    for (let c = 0; c < COLUMNS; c++) this.paintColumn(c, state.columns[c] ?? [], relabel);
+    this.paintPiles(state, relabel || !before || before.discard !== state.discard);
+    this.tableau.setAttribute("aria-label", t("ui.tableau"));
+
+    if (hadFocus && !this.tableau.contains(document.activeElement)) this.refocus(hadFocus);
+    if (flight) this.fly(flight);
+  }
+
+  relabel(loc) {
+    if (this.state) this.render(this.state, "snapshot", null, loc);
+  }
+
+  paintColumn(c, cards, relabel) {
+    const col = this.columns[c];
+    col.setAttribute("aria-label", t("ui.column", { n: c + 1 }));
+    const kids = col.children;
+    let keep = 0;
+    while (keep < kids.length && keep < cards.length && kids[keep].dataset.card === cards[keep]) keep++;
+    while (kids.length > keep) kids[kids.length - 1].remove();
+    for (let r = keep; r < cards.length; r++) {
+      const el = makeCard(cards[r], this.loc);
+      el.dataset.row = String(r + 1);
+      el.style.setProperty("--row", String(r));
+      col.append(el);
+    }
+    for (let r = 0; r < cards.length; r++) {
+      const el = kids[r];
+      const free = r === cards.length - 1;
+      if (relabel) paintCard(el, cards[r], this.loc);
+      el.classList.toggle("free", free);
+      el.tabIndex = free && this.interactive ? 0 : -1;
+      if (!this.interactive) el.setAttribute("aria-disabled", "true");
+      const name = cardName(cards[r], this.loc);
+      el.setAttribute("aria-label", free ? t("ui.card_free", { card: name }) : t("ui.card_covered", { card: name }));
+    }
+    col.classList.toggle("empty", cards.length === 0);
+  }
+
+  paintPiles(state, discardChanged) {
+    const n = state.stock_count;
+    this.count.textContent = String(n);
+    this.stock.classList.toggle("empty", n === 0);
+    this.stockStack.style.setProperty("--depth", String(Math.min(n, 4)));
+    const texts = catalog(this.loc).describe;
+    this.stock.setAttribute(
+      "aria-label",
+      `${format(texts.stock[pluralCategory(n, this.loc)], { n })}. ${t("ui.draw")}`,
+    );
+    this.discard.setAttribute(
+      "aria-label",
+      state.discard ? format(texts.discard, { card: cardName(state.discard, this.loc) }) : texts.discard_empty,
+    );
+    if (!discardChanged) return;
+    this.discard.replaceChildren();
+    if (state.discard) this.discard.append(makeCard(state.discard, this.loc, { tag: "span" }));
+  }
+
+  refocus(col) {
+    for (let i = 0; i < COLUMNS; i++) {
+      const c = ((col - 1 + i) % COLUMNS) + 1;
+      const free = this.columns[c - 1].lastElementChild;
+      if (free) {
+        free.focus({ preventScroll: true });
+        return;
+      }
+    }
+    if (this.interactive) this.stock.focus({ preventScroll: true });
+  }
+
+  // --- animation: remember where the moving card starts, then slide it from there after repainting ---
+  planFlight(before, diff) {
+    if (!this.animated()) return null;
+    if (diff.removed) {
+      const el = this.columns[diff.removed.col - 1]?.lastElementChild;
+      return el ? { kind: "to-discard", from: el.getBoundingClientRect() } : null;
+    }
+    if (diff.drawn) return { kind: "to-discard", from: this.stock.getBoundingClientRect(), flip: true };
+    if (diff.restored) {
+      const el = this.discard.firstElementChild;
+      return el ? { kind: "to-column", col: diff.restored.col, from: el.getBoundingClientRect() } : null;
+    }
+    if (diff.undrawn) {
+      const el = this.discard.firstElementChild;
+      return el ? { kind: "to-stock", ghost: el.cloneNode(true), from: el.getBoundingClientRect() } : null;
+    }
+    return null;
+  }
+
+  fly(f) {
+    const easing = "cubic-bezier(.2,.7,.3,1)";
+    if (f.kind === "to-discard" || f.kind === "to-column") {
+      const el =
+        f.kind === "to-discard" ? this.discard.firstElementChild : this.columns[f.col - 1].lastElementChild;
+      if (!el) return;
+      const to = el.getBoundingClientRect();
+      const dx = f.from.left - to.left;
+      const dy = f.from.top - to.top;
+      const start = f.flip
+        ? `translate(${dx}px, ${dy}px) rotateY(90deg)`
+        : `translate(${dx}px, ${dy}px) scale(1.04)`;
+      el.animate([{ transform: start, zIndex: 50 }, { transform: "none", zIndex: 50 }], {
+        duration: MOVE_MS,
+        easing,
+      });
+      return;
+    }
+    if (f.kind === "to-stock") {
+      const to = this.stock.getBoundingClientRect();
+      const g = f.ghost;
+      g.classList.add("ghost");
+      Object.assign(g.style, { left: `${f.from.left}px`, top: `${f.from.top}px`, width: `${f.from.width}px`, height: `${f.from.height}px` });
+      document.body.append(g);
+      const anim = g.animate(
+        [{ transform: "none" }, { transform: `translate(${to.left - f.from.left}px, ${to.top - f.from.top}px) rotateY(90deg)` }],
+        { duration: MOVE_MS, easing },
+      );
+      anim.onfinish = () => g.remove();
+    }
+  }
+
+  animated() {
+    return !globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  /** A short shake on a refused card (only when the interactive rules explain refusals). */
+  shake(el) {
+    if (!el || !this.animated()) return;
+    el.animate(
+      [{ transform: "translateX(0)" }, { transform: "translateX(-5px)" }, { transform: "translateX(5px)" }, { transform: "translateX(0)" }],
+      { duration: 220, easing: "ease-in-out" },
+    );
+  }
+}

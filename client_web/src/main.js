@@ -1,0 +1,125 @@
+// The page: header with navigation and language, one view at a time, the connection banner.
+import { initialLocale, LOCALES, catalog, locale, onLocaleChange, setLocale, t } from "./i18n.js";
+import { Connection } from "./net.js";
+import { el, translate } from "./ui.js";
+import { createPlayView } from "./views/play.js";
+import { createRulesView } from "./views/rules.js";
+
+setLocale(initialLocale(), { remember: false });
+
+const conn = new Connection({ lang: locale() });
+const metrics = { start: performance.now(), boardShownMs: null, lastApplyMs: null };
+const app = {
+  conn,
+  metrics,
+  boardShown() {
+    if (metrics.boardShownMs === null) {
+      metrics.boardShownMs = performance.now();
+      performance.mark("golfrace:board-shown");
+      document.documentElement.dataset.boardShown = "1";
+    }
+  },
+};
+
+// Views are created on first visit. Race, watch, daily and leaderboard views register here the same way.
+const VIEWS = {
+  play: { path: /^\/?$/, nav: "ui.nav_play", href: "#/", make: () => createPlayView(app) },
+  rules: { path: /^\/rules$/, nav: "ui.nav_rules", href: "#/rules", make: () => createRulesView(app) },
+};
+
+const shell = el(`
+  <div class="shell">
+    <header class="topbar">
+      <a class="brand" href="#/"><svg viewBox="0 0 32 32" aria-hidden="true"><use href="#logo"/></svg><span data-t="ui.app_title"></span></a>
+      <nav class="nav" data-t-aria="ui.nav_label"></nav>
+      <label class="lang">
+        <span class="sr-only" data-t="ui.language"></span>
+        <svg viewBox="0 0 24 24" aria-hidden="true"><use href="#icon-globe"/></svg>
+        <select class="lang-select"></select>
+      </label>
+    </header>
+    <div class="banner" role="status" hidden></div>
+    <main class="main" id="main"></main>
+  </div>`);
+
+const nav = shell.querySelector(".nav");
+for (const [name, view] of Object.entries(VIEWS)) {
+  const a = document.createElement("a");
+  a.href = view.href;
+  a.dataset.view = name;
+  a.dataset.t = view.nav;
+  nav.append(a);
+}
+const select = shell.querySelector(".lang-select");
+for (const loc of LOCALES) {
+  const opt = document.createElement("option");
+  opt.value = loc;
+  opt.textContent = catalog(loc).name;
+  opt.lang = loc;
+  select.append(opt);
+}
+select.value = locale();
+select.addEventListener("change", () => setLocale(select.value));
+
+const banner = shell.querySelector(".banner");
+const main = shell.querySelector(".main");
+document.body.prepend(shell);
+
+const instances = new Map();
+let currentName = null;
+
+function route() {
+  const hash = location.hash.replace(/^#/, "") || "/";
+  const name = Object.keys(VIEWS).find((k) => VIEWS[k].path.test(hash)) ?? "play";
+  if (name === currentName) return;
+  instances.get(currentName)?.unmount();
+  if (!instances.has(name)) instances.set(name, VIEWS[name].make());
+  const view = instances.get(name);
+  main.replaceChildren(view.root);
+  currentName = name;
+  view.mount();
+  for (const a of nav.querySelectorAll("a")) {
+    if (a.dataset.view === name) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+  document.title = `${t(view.title)} · ${t("ui.app_title")}`;
+}
+
+function relabel() {
+  translate(shell);
+  select.value = locale();
+  for (const view of instances.values()) view.relabel();
+  if (currentName) document.title = `${t(instances.get(currentName).title)} · ${t("ui.app_title")}`;
+  if (!banner.hidden) banner.textContent = t("ui.reconnecting");
+}
+
+onLocaleChange(() => {
+  conn.lang = locale();
+  relabel();
+});
+
+conn.on("down", () => {
+  banner.textContent = t("ui.reconnecting");
+  banner.hidden = false;
+});
+conn.on("ready", ({ welcome, reconnect }) => {
+  banner.hidden = true;
+  if (!reconnect) {
+    if (!instances.has("play")) instances.set("play", VIEWS.play.make());
+    instances.get("play").start(welcome);
+  }
+});
+
+translate(shell);
+window.addEventListener("hashchange", route);
+route();
+conn.start();
+
+// For tests and the speed report: the shown state and timings, read-only.
+window.golfrace = {
+  metrics,
+  get state() {
+    return instances.get("play")?.state ?? null;
+  },
+  conn,
+};

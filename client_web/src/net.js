@@ -1,0 +1,144 @@
+// One websocket to the server, msgpack frames (subprotocol golfrace.msgpack), reconnecting by itself.
+// It knows the hello/welcome handshake and nothing about games: views listen to message types.
+import { decode, encode } from "@msgpack/msgpack";
+
+const SUBPROTOCOL = "golfrace.msgpack";
+const TOKEN_KEY = "golfrace.token";
+/** Reconnect delays in ms (then the last one again), each with up to 30% random extra. */
+export const BACKOFF_MS = [200, 500, 1000, 2000, 4000, 8000];
+
+export function wsUrl(loc = globalThis.location) {
+  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${loc.host}/ws`;
+}
+
+export class Connection {
+  constructor({ url = wsUrl(), lang = "en", name = null, storage = safeStorage() } = {}) {
+    this.url = url;
+    this.lang = lang;
+    this.name = name;
+    this.storage = storage;
+    this.ws = null;
+    this.ready = false;
+    this.attempt = 0;
+    this.connections = 0;
+    this.welcome = null;
+    this.clockOffset = 0;
+    this.listeners = new Map();
+    this.stopped = false;
+    this.timer = null;
+  }
+
+  get token() {
+    return this.storage?.getItem(TOKEN_KEY) ?? null;
+  }
+
+  on(type, fn) {
+    if (!this.listeners.has(type)) this.listeners.set(type, new Set());
+    this.listeners.get(type).add(fn);
+    return () => this.listeners.get(type)?.delete(fn);
+  }
+
+  emit(type, payload) {
+    for (const fn of [...(this.listeners.get(type) ?? [])]) fn(payload);
+  }
+
+  start() {
+    this.stopped = false;
+    this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.ws?.close(1000);
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    let ws;
+    try {
+      ws = new WebSocket(this.url, [SUBPROTOCOL]);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    ws.binaryType = "arraybuffer";
+    this.ws = ws;
+    ws.onopen = () => {
+      const hello = { t: "hello", lang: this.lang };
+      if (this.token) hello.token = this.token;
+      if (this.name) hello.name = this.name;
+      this.raw(hello);
+    };
+    ws.onmessage = (event) => this.receive(event.data);
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      const wasReady = this.ready;
+      this.ready = false;
+      this.ws = null;
+      this.emit("down", { code: event.code, wasReady });
+      if (!this.stopped) this.scheduleReconnect();
+    };
+    ws.onerror = () => {}; // onclose follows and handles it
+  }
+
+  scheduleReconnect() {
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this.timer = setTimeout(() => this.connect(), base + Math.random() * base * 0.3);
+  }
+
+  receive(data) {
+    let msg;
+    try {
+      msg = typeof data === "string" ? JSON.parse(data) : decode(new Uint8Array(data));
+    } catch {
+      return; // a frame we cannot read is dropped, the next snapshot or resync repairs the view
+    }
+    if (!msg || typeof msg !== "object" || typeof msg.t !== "string") return;
+    if (typeof msg.now === "number") this.clockOffset = msg.now - Date.now();
+    if (msg.t === "welcome") {
+      if (msg.token) this.storage?.setItem(TOKEN_KEY, msg.token);
+      this.welcome = msg;
+      this.ready = true;
+      this.attempt = 0;
+      this.connections += 1;
+      this.emit("ready", { welcome: msg, reconnect: this.connections > 1 });
+      return;
+    }
+    if (msg.t === "error" && !this.ready && /token/.test(String(msg.code))) {
+      // The stored token was refused (another server secret): start over as a new player.
+      this.storage?.removeItem(TOKEN_KEY);
+      this.raw({ t: "hello", lang: this.lang });
+      return;
+    }
+    this.emit(msg.t, msg);
+    this.emit("*", msg);
+  }
+
+  /** Send a message if the handshake is done; returns whether it left. */
+  send(msg) {
+    if (!this.ready) return false;
+    return this.raw(msg);
+  }
+
+  raw(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(encode(msg));
+    return true;
+  }
+
+  /** The server's clock in ms since the epoch, as learnt from welcome/pong. */
+  serverNow() {
+    return Date.now() + this.clockOffset;
+  }
+}
+
+function safeStorage() {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,180 @@
+// One game seen through the connection: opens or deals it, sends actions with increasing sequence numbers,
+// applies the server's snapshots and diffs in order and asks for a resync when a version is missing.
+import { applyDiff, DiffQueue, fromSnapshot, snapshotIsNewer } from "./gamestate.js";
+
+const SEQ_KEY = "golfrace.seq.";
+
+export class GameSession {
+  /**
+   * `onChange(state, change, diff)` after each shown update; `onRefused(msg)` for a refused action;
+   * `onError(msg)` for an error answering one of our requests.
+   */
+  constructor(conn, { onChange = () => {}, onRefused = () => {}, onError = () => {}, storage } = {}) {
+    this.conn = conn;
+    this.onChange = onChange;
+    this.onRefused = onRefused;
+    this.onError = onError;
+    this.storage = storage ?? safeStorage();
+    this.state = null;
+    this.gameId = null;
+    this.role = "player";
+    this.queue = new DiffQueue();
+    this.pending = new Map(); // seq -> act message not yet answered
+    this.awaiting = null; // {rid, resolve, reject} for a `new`
+    this.resyncing = false;
+    this.rid = 0;
+    this.off = [
+      conn.on("snapshot", (m) => this.onSnapshot(m)),
+      conn.on("diff", (m) => this.onDiff(m)),
+      conn.on("ack", (m) => this.onAck(m)),
+      conn.on("refused", (m) => this.onRefusedMsg(m)),
+      conn.on("error", (m) => this.onErrorMsg(m)),
+      conn.on("ready", ({ reconnect }) => reconnect && this.recover()),
+    ];
+  }
+
+  dispose() {
+    for (const off of this.off) off();
+    if (this.gameId) this.conn.send({ t: "close", game: this.gameId });
+  }
+
+  /** Deal a new game: `code` (canonical) or nothing for a random one with `rules`. */
+  newGame({ code = null, rules = "easy", variants = null } = {}) {
+    this.rid += 1;
+    const rid = `n${this.rid}`;
+    const msg = { t: "new", rid };
+    if (code) msg.code = code;
+    else msg.rules = rules;
+    if (variants) msg.variants = variants;
+    return new Promise((resolve, reject) => {
+      this.awaiting?.reject?.({ code: "superseded" });
+      this.awaiting = { rid, resolve, reject };
+      if (!this.conn.send(msg)) {
+        this.awaiting = null;
+        reject({ code: "offline" });
+      }
+    });
+  }
+
+  open(gameId, role = "player") {
+    this.gameId = gameId;
+    this.role = role;
+    this.conn.send({ t: "open", game: gameId, role });
+  }
+
+  act(a, col = null, row = null) {
+    if (!this.gameId || this.role !== "player") return;
+    const seq = this.nextSeq();
+    const msg = { t: "act", game: this.gameId, seq, a };
+    if (col != null) msg.col = col;
+    if (row != null) msg.row = row;
+    this.pending.set(seq, msg);
+    this.conn.send(msg);
+  }
+
+  nextSeq() {
+    const key = SEQ_KEY + this.gameId;
+    const seq = Number(this.storage?.getItem(key) ?? 0) + 1;
+    this.storage?.setItem(key, String(seq));
+    return seq;
+  }
+
+  /** After a reconnect: catch up from the last shown version, then resend what was never answered. */
+  recover() {
+    if (!this.gameId) return;
+    if (this.state) this.requestResync();
+    else this.conn.send({ t: "open", game: this.gameId, role: this.role });
+    for (const msg of this.pending.values()) this.conn.send(msg);
+  }
+
+  requestResync() {
+    this.resyncing = true;
+    this.conn.send({ t: "resync", game: this.gameId, v: this.state.v });
+  }
+
+  onSnapshot(msg) {
+    const answersNew = this.awaiting && (msg.rid === this.awaiting.rid || (msg.rid == null && msg.game !== this.gameId));
+    if (!answersNew && msg.game !== this.gameId) return;
+    if (answersNew) {
+      const { resolve } = this.awaiting;
+      this.awaiting = null;
+      this.switchTo(msg.game, msg.role ?? "player");
+      this.show(fromSnapshot(msg), "snapshot", null);
+      resolve(this.state);
+      return;
+    }
+    if (!snapshotIsNewer(this.state, msg)) return;
+    this.resyncing = false;
+    this.show(fromSnapshot(msg), "snapshot", null);
+    this.flush();
+  }
+
+  switchTo(gameId, role) {
+    if (this.gameId && this.gameId !== gameId) this.conn.send({ t: "close", game: this.gameId });
+    this.gameId = gameId;
+    this.role = role;
+    this.state = null;
+    this.queue.clear();
+    this.pending.clear();
+  }
+
+  onDiff(msg) {
+    if (msg.game !== this.gameId || !this.state) return;
+    const { state, change } = applyDiff(this.state, msg);
+    if (change === "stale") return;
+    if (change === "gap") {
+      this.queue.hold(msg);
+      if (!this.resyncing) this.requestResync();
+      return;
+    }
+    this.show(state, change, msg);
+    this.flush();
+  }
+
+  flush() {
+    for (const diff of this.queue.drain(this.state.v)) {
+      const { state, change } = applyDiff(this.state, diff);
+      if (change === "stale" || change === "gap") continue;
+      this.show(state, change, diff);
+    }
+    if (this.queue.pending.size === 0) this.resyncing = false;
+  }
+
+  show(state, change, diff) {
+    this.state = state;
+    this.onChange(state, change, diff);
+  }
+
+  onAck(msg) {
+    if (msg.game === this.gameId) this.pending.delete(msg.seq);
+  }
+
+  onRefusedMsg(msg) {
+    if (msg.game !== this.gameId) return;
+    this.pending.delete(msg.seq);
+    this.onRefused(msg);
+  }
+
+  onErrorMsg(msg) {
+    if (this.awaiting && (msg.ref === "new" || msg.ref === this.awaiting.rid)) {
+      const { reject } = this.awaiting;
+      this.awaiting = null;
+      reject(msg);
+      return;
+    }
+    if (typeof msg.ref === "number" && this.pending.has(msg.ref)) this.pending.delete(msg.ref);
+    if (msg.ref === "resync" || msg.ref === "open") {
+      // The server cannot resync this game for us (unknown or expired): take a fresh snapshot instead.
+      if (msg.ref === "resync" && this.gameId) this.conn.send({ t: "open", game: this.gameId, role: this.role });
+    }
+    this.onError(msg);
+  }
+}
+
+function safeStorage() {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}

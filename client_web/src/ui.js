@@ -1,0 +1,72 @@
+// Small page-wide helpers: translated labels, the polite live region, toasts, copy to clipboard.
+import { t } from "./i18n.js";
+
+/** Fill every `data-t` (text), `data-t-aria` (aria-label) and `data-t-ph` (placeholder) under `root`. */
+export function translate(root) {
+  for (const el of root.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  for (const el of root.querySelectorAll("[data-t-aria]")) el.setAttribute("aria-label", t(el.dataset.tAria));
+  for (const el of root.querySelectorAll("[data-t-ph]")) el.placeholder = t(el.dataset.tPh);
+}
+
+let liveTimer = null;
+/** Say `text` in the polite live region (cleared first so the same text is read again). */
+export function announce(text) {
+  const region = document.getElementById("live");
+  if (!region) return;
+  region.textContent = "";
+  clearTimeout(liveTimer);
+  liveTimer = setTimeout(() => {
+    region.textContent = text;
+  }, 30);
+}
+
+let toastTimer = null;
+export function toast(text, kind = "info") {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  el.textContent = text;
+  el.dataset.kind = kind;
+  el.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => el.classList.remove("show"), 2600);
+}
+
+export function hideToast() {
+  document.getElementById("toast")?.classList.remove("show");
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    return ok;
+  }
+}
+
+export function el(html) {
+  const tpl = document.createElement("template");
+  tpl.innerHTML = html.trim();
+  return tpl.content.firstElementChild;
+}
+
+/** Whether a key press belongs to a text field or an open dialog rather than to the board. */
+export function typingOrDialog(event) {
+  const target = event.target;
+  if (target?.closest?.("input, textarea, select, [contenteditable='true']")) return true;
+  return Boolean(document.querySelector("dialog[open]"));
+}

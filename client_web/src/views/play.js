@@ -1,0 +1,324 @@
+// Play: one game of Golf against the deal, with the new-game, stuck and win dialogs and the keyboard.
+import { Board } from "../board.js";
+import { checkCode, withRules } from "../codes.js";
+import { describeState } from "../describe.js";
+import { locale, refusalText, stuckText, t } from "../i18n.js";
+import { GameSession } from "../session.js";
+import { settings } from "../settings.js";
+import { announce, copyText, el, hideToast, toast, translate, typingOrDialog } from "../ui.js";
+
+export function createPlayView(app) {
+  const root = el(`
+    <section class="view play" aria-labelledby="play-title">
+      <h1 id="play-title" class="sr-only" data-t="ui.nav_play"></h1>
+      <div class="hud">
+        <div class="code-box">
+          <span class="label" data-t="ui.code"></span>
+          <bdi class="code" dir="ltr" data-testid="code">—</bdi>
+          <button type="button" class="icon-btn copy" data-t-aria="ui.copy_code">
+            <svg viewBox="0 0 24 24" aria-hidden="true"><use href="#icon-copy"/></svg>
+          </button>
+        </div>
+        <span class="badge rules-badge" data-testid="rules"></span>
+        <div class="stats">
+          <div class="stat"><span class="label" data-t="ui.score"></span><span class="value score" dir="ltr">0</span></div>
+          <div class="stat"><span class="label" data-t="ui.moves"></span><span class="value moves" dir="ltr">0</span></div>
+        </div>
+        <div class="actions">
+          <button type="button" class="btn undo"><svg viewBox="0 0 24 24" aria-hidden="true"><use href="#icon-undo"/></svg><span data-t="ui.undo"></span></button>
+          <button type="button" class="btn primary new"><span data-t="ui.new_game"></span></button>
+        </div>
+      </div>
+      <div class="board-slot"></div>
+      <p class="keys-hint" data-t="ui.keys_hint"></p>
+      <p id="board-desc" class="sr-only"></p>
+    </section>`);
+
+  let state = null;
+  let lastDialogFor = null; // the version a stuck/won dialog was last shown for
+  const board = new Board({
+    onTap: (col, row, cardEl) => {
+      lastTapped = cardEl;
+      session.act("tap", col, row);
+    },
+    onDraw: () => session.act("draw"),
+  });
+  let lastTapped = null;
+  root.querySelector(".board-slot").append(board.el);
+  board.el.setAttribute("aria-describedby", "board-desc");
+
+  const session = new GameSession(app.conn, {
+    onChange: (next, change, diff) => show(next, change, diff),
+    onRefused: (msg) => refused(msg),
+    onError: (msg) => failed(msg),
+  });
+
+  const q = (sel) => root.querySelector(sel);
+  q(".copy").addEventListener("click", async () => {
+    if (state?.code && (await copyText(state.code))) toast(t("ui.copied"));
+  });
+  q(".undo").addEventListener("click", () => session.act("undo"));
+  q(".new").addEventListener("click", () => openNewDialog());
+
+  function show(next, change, diff) {
+    const started = performance.now();
+    const first = !state;
+    state = next;
+    settings.game = next.game;
+    board.render(next, change, diff, locale());
+    paintHud();
+    const description = describeState(next, locale());
+    q("#board-desc").textContent = description;
+    app.metrics.lastApplyMs = performance.now() - started;
+    if (first) app.boardShown();
+    if (change !== "snapshot") announce(description);
+    if (change === "undo" || change === "snapshot") closeEndDialogs();
+    if (next.status !== "playing" && lastDialogFor !== next.v) {
+      lastDialogFor = next.v;
+      if (next.status === "stuck") openStuckDialog();
+      else if (next.status === "won") openWinDialog();
+    }
+  }
+
+  function paintHud() {
+    if (!state) return;
+    q(".code").textContent = state.code ?? "—";
+    q(".copy").hidden = !state.code;
+    q(".rules-badge").textContent = t(state.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy");
+    q(".rules-badge").dataset.rules = state.rules;
+    q(".score").textContent = String(state.score);
+    q(".moves").textContent = String(state.moves);
+    q(".undo").disabled = !state.can_undo || state.status === "won";
+    root.dataset.status = state.status;
+    root.dataset.v = String(state.v);
+  }
+
+  function refused(msg) {
+    if (!settings.interactive) return;
+    const text = refusalText(msg.code) ?? msg.message;
+    toast(text, "refusal");
+    if (lastTapped && msg.code !== "nothing_to_undo") board.shake(lastTapped);
+    lastTapped = null;
+  }
+
+  function failed(msg) {
+    if (!state && (msg.ref === "open" || msg.ref === "resync")) {
+      settings.game = null;
+      startRandom();
+      return;
+    }
+    if (msg.ref !== "new") toast(msg.message ?? msg.code, "error");
+  }
+
+  function startRandom() {
+    session.newGame({ rules: settings.rules }).catch(() => {});
+  }
+
+  // --- dialogs ------------------------------------------------------------------------------------------
+  function closeEndDialogs() {
+    for (const d of document.querySelectorAll("dialog.end[open]")) d.close();
+  }
+
+  function dialog(html) {
+    const d = el(html);
+    translate(d);
+    d.addEventListener("close", () => d.remove());
+    document.body.append(d);
+    d.showModal();
+    return d;
+  }
+
+  function openNewDialog() {
+    if (document.querySelector("dialog.new-game[open]")) return;
+    closeEndDialogs();
+    const d = dialog(`
+      <dialog class="dlg new-game" aria-labelledby="new-title">
+        <form method="dialog" novalidate>
+          <h2 id="new-title" data-t="ui.new_game"></h2>
+          <label class="field-label" for="code-input" data-t="ui.code_label"></label>
+          <input id="code-input" name="code" dir="ltr" autocomplete="off" autocapitalize="characters" spellcheck="false"
+                 placeholder="GO1-E-ABCDEFG" aria-describedby="code-help code-error">
+          <p id="code-help" class="help" data-t="ui.code_help"></p>
+          <p id="code-error" class="field-error" role="alert" hidden></p>
+          <fieldset class="rules-choice">
+            <legend data-t="ui.rules_label"></legend>
+            <label class="choice"><input type="radio" name="rules" value="easy"><span><b data-t="ui.rules_easy"></b><small data-t="ui.rules_easy_hint"></small></span></label>
+            <label class="choice"><input type="radio" name="rules" value="classic"><span><b data-t="ui.rules_classic"></b><small data-t="ui.rules_classic_hint"></small></span></label>
+          </fieldset>
+          <label class="switch"><input type="checkbox" name="interactive"><span><b data-t="ui.interactive"></b><small data-t="ui.interactive_help"></small></span></label>
+          <div class="dlg-actions">
+            <button type="button" class="btn cancel" data-t="ui.cancel"></button>
+            <button type="submit" class="btn primary deal" data-t="ui.deal"></button>
+          </div>
+        </form>
+      </dialog>`);
+    const form = d.querySelector("form");
+    const input = form.elements.code;
+    const error = d.querySelector("#code-error");
+    const radios = [...form.querySelectorAll("input[name=rules]")];
+    const pick = (rules) => radios.forEach((r) => (r.checked = r.value === rules));
+    pick(settings.rules);
+    form.elements.interactive.checked = settings.interactive;
+
+    const showError = (text) => {
+      error.textContent = text ?? "";
+      error.hidden = !text;
+      input.setAttribute("aria-invalid", text ? "true" : "false");
+    };
+    const check = () => {
+      const text = input.value.trim();
+      if (!text) return { ok: true, code: null };
+      return checkCode(text);
+    };
+    input.addEventListener("input", () => {
+      const r = check();
+      if (r.ok) {
+        showError(null);
+        if (r.code) pick(r.rules);
+      } else if (input.value.trim().length >= 3) {
+        showError(t(`ui.code_errors.${r.part}`));
+      } else {
+        showError(null);
+      }
+    });
+    for (const radio of radios) {
+      radio.addEventListener("change", () => {
+        const r = check();
+        if (r.ok && r.code) input.value = withRules(r.code, radio.value);
+      });
+    }
+    d.querySelector(".cancel").addEventListener("click", () => d.close());
+    form.elements.interactive.addEventListener("change", (e) => {
+      settings.interactive = e.target.checked;
+    });
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const r = check();
+      if (!r.ok) {
+        showError(t(`ui.code_errors.${r.part}`));
+        input.focus();
+        return;
+      }
+      const rules = radios.find((x) => x.checked)?.value ?? "easy";
+      settings.rules = rules;
+      settings.interactive = form.elements.interactive.checked;
+      const deal = d.querySelector(".deal");
+      deal.disabled = true;
+      try {
+        await session.newGame(r.code ? { code: r.code } : { rules });
+        hideToast();
+        d.close();
+      } catch (err) {
+        // The server's own explanation, shown under the field like ours.
+        showError(err?.message ?? err?.code ?? t("ui.offline"));
+        deal.disabled = false;
+      }
+    });
+    input.focus();
+  }
+
+  function openStuckDialog() {
+    closeEndDialogs();
+    const d = dialog(`
+      <dialog class="dlg end stuck" aria-labelledby="stuck-title" data-testid="stuck-dialog">
+        <div class="end-icon" aria-hidden="true">✋</div>
+        <h2 id="stuck-title"></h2>
+        <p class="end-score"><span data-t="ui.score"></span> <b dir="ltr"></b></p>
+        <div class="dlg-actions">
+          <button type="button" class="btn undo-end"><span data-t="ui.undo"></span></button>
+          <button type="button" class="btn primary new-end" data-t="ui.new_game"></button>
+        </div>
+      </dialog>`);
+    d.querySelector("#stuck-title").textContent = stuckText();
+    d.querySelector(".end-score b").textContent = String(state.score);
+    d.querySelector(".undo-end").disabled = !state.can_undo;
+    d.querySelector(".undo-end").addEventListener("click", () => {
+      d.close();
+      session.act("undo");
+    });
+    d.querySelector(".new-end").addEventListener("click", () => {
+      d.close();
+      openNewDialog();
+    });
+  }
+
+  function openWinDialog() {
+    closeEndDialogs();
+    const d = dialog(`
+      <dialog class="dlg end won" aria-labelledby="won-title" data-testid="win-dialog">
+        <div class="fanfare" aria-hidden="true">${'<span class="mini-card"></span>'.repeat(7)}</div>
+        <h2 id="won-title" data-t="ui.won_title"></h2>
+        <p class="end-summary"></p>
+        <p class="end-code"><bdi dir="ltr"></bdi></p>
+        <div class="dlg-actions">
+          <button type="button" class="btn copy-end" data-t="ui.copy_code"></button>
+          <button type="button" class="btn primary new-end" data-t="ui.new_game"></button>
+        </div>
+      </dialog>`);
+    d.querySelector(".end-summary").textContent = t("ui.won_summary", { score: state.score, moves: state.moves });
+    d.querySelector(".end-code bdi").textContent = state.code ?? "";
+    d.querySelector(".copy-end").hidden = !state.code;
+    d.querySelector(".copy-end").addEventListener("click", async () => {
+      if (await copyText(state.code)) toast(t("ui.copied"));
+    });
+    d.querySelector(".new-end").addEventListener("click", () => {
+      d.close();
+      openNewDialog();
+    });
+  }
+
+  // --- keyboard -----------------------------------------------------------------------------------------
+  function onKey(e) {
+    if (e.defaultPrevented || typingOrDialog(e)) return;
+    if (e.altKey || e.metaKey) return;
+    const ctrlZ = e.ctrlKey && (e.key === "z" || e.key === "Z" || e.code === "KeyZ");
+    if (e.ctrlKey && !ctrlZ) return;
+    const key = e.key.toLowerCase();
+    const digit = /^(Digit|Numpad)([1-7])$/.exec(e.code)?.[2] ?? (/^[1-7]$/.test(key) ? key : null);
+    if (digit) {
+      lastTapped = board.columns[Number(digit) - 1].lastElementChild;
+      session.act("tap", Number(digit));
+    } else if (key === " " || key === "d" || e.code === "KeyD") {
+      session.act("draw");
+    } else if (ctrlZ || key === "u" || e.code === "KeyU") {
+      lastTapped = null;
+      session.act("undo");
+    } else if (key === "n" || e.code === "KeyN") {
+      openNewDialog();
+    } else {
+      return;
+    }
+    e.preventDefault();
+  }
+
+  return {
+    root,
+    title: "ui.nav_play",
+    mount() {
+      document.addEventListener("keydown", onKey);
+      translate(root);
+    },
+    unmount() {
+      document.removeEventListener("keydown", onKey);
+    },
+    relabel() {
+      translate(root);
+      paintHud();
+      if (state) {
+        board.relabel(locale());
+        q("#board-desc").textContent = describeState(state, locale());
+      }
+    },
+    /** On the first welcome: reopen the last game if the server still has it for us, else deal one. */
+    start(welcome) {
+      const last = settings.game;
+      const mine = Array.isArray(welcome?.games) ? welcome.games : [];
+      if (last && mine.includes(last)) session.open(last, "player");
+      else startRandom();
+    },
+    get state() {
+      return state;
+    },
+    session,
+  };
+}
