@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import itertools
 import json
 from collections.abc import Callable
@@ -219,7 +220,8 @@ class Client:
     def _track(self, msg: dict[str, Any]) -> None:
         t = msg.get("t")
         if t == "snapshot":
-            self.views[msg["game"]] = GameView(msg["game"], msg["v"], msg["role"], msg["state"])
+            state = copy.deepcopy(msg["state"])  # frames stay as received
+            self.views[msg["game"]] = GameView(msg["game"], msg["v"], msg["role"], state)
         elif t == "diff" and msg["game"] in self.views:
             self.views[msg["game"]].apply(msg)
 

