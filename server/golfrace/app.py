@@ -46,7 +46,7 @@ from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
-EXTENSIONS: tuple[str, ...] = ()
+EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire",)
 HEALTH_TIMEOUT = 2.0
 
 

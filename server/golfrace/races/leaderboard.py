@@ -23,6 +23,7 @@ import redis.asyncio as aioredis
 from ..engine import GameCode
 from ..engine.deal import TABLEAU
 from ..engine.game import POINTS_PER_CARD
+from ..protocol import pack
 from .replay import GameRecord, verify
 
 MAX_SCORE = TABLEAU * POINTS_PER_CARD
@@ -77,7 +78,7 @@ def bests_board(player: str) -> str:
 
 
 def channel(board: str) -> str:
-    """Pub/sub channel announcing a board change (the payload is the board name)."""
+    """Pub/sub channel announcing a board change (payload: msgpack ``{"board": name}``)."""
     return f"lb:{{{board}}}:ch"
 
 
@@ -115,7 +116,7 @@ class Leaderboards:
             args=[owner, member(entry.finished_at, owner), entry.key, json.dumps(asdict(entry)), self.ttl_s],
         )
         if kept:
-            await self.redis.publish(channel(board), board)
+            await self.redis.publish(channel(board), pack({"board": board}))
         return bool(kept)
 
     async def submit_record(self, record: GameRecord) -> list[str]:

@@ -62,6 +62,7 @@ class Racer:
     outcome: Outcome | None = None
     finished_at: int | None = None  # ms since the epoch
     rematch: bool = False
+    seq: int = 0  # the last client sequence number applied (a resent one is answered, not applied)
 
     @property
     def status(self) -> str:
@@ -216,7 +217,7 @@ class Race:
         racers = tuple(replace(r, game=game) for r in self.racers)
         return replace(self, racers=racers, starts_at=now + settings.countdown_ms)
 
-    def act(self, player: str, action: Action, now: int) -> Race:
+    def act(self, player: str, action: Action, now: int, seq: int = 0) -> Race:
         """Apply one move of ``player``'s own game; raises RaceError or the engine's Refusal."""
         racer = self._playing(player, now)
         if isinstance(action, Undo) and not self.options.undo:
@@ -224,7 +225,7 @@ class Race:
         assert racer.game is not None and self.starts_at is not None  # guaranteed by _playing
         game = racer.game.apply(action)
         log = (*racer.log, (token(action), now - self.starts_at))
-        racer = replace(racer, game=game, log=log)
+        racer = replace(racer, game=game, log=log, seq=max(seq, racer.seq))
         if game.status is not Status.PLAYING:
             racer = replace(racer, outcome=Outcome(game.status.value), finished_at=now)
         return self._put(racer)._maybe_end(now)
@@ -328,6 +329,7 @@ class Race:
                     "outcome": r.outcome.value if r.outcome else None,
                     "finished_at": r.finished_at,
                     "rematch": r.rematch,
+                    "seq": r.seq,
                 }
                 for r in self.racers
             ],
@@ -346,6 +348,7 @@ class Race:
                 Outcome(r["outcome"]) if r["outcome"] else None,
                 r["finished_at"],
                 bool(r["rematch"]),
+                int(r.get("seq", 0)),
             )
             for r in data["racers"]
         )

@@ -1,0 +1,367 @@
+"""Races in Redis: load, apply a pure transition, store with a compare-and-set, publish — nothing else.
+
+Keys: ``race:{<id>}`` (the race as JSON, TTL ``race_ttl_s``), ``race:{<id>}:w`` (live watcher count).
+Channel ``race:{<id>}``: events published inside the same transaction as the write, so every instance sees
+them in commit order. Events are internal (they carry every audience's view); ``wire`` picks what each
+connection may see:
+
+- ``{"k": "race", "views": {player: view, "": watcher view}, "boards": [...]}`` after any change but a move;
+- ``{"k": "move", "seat", "player", "v", "diff", "progress", "board", "views"?}`` after a move;
+- ``{"k": "watchers", "n"}`` when the watcher count changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from datetime import date
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import WatchError
+
+from ..engine import Action, GameCode, Rules, Variants, random_code
+from ..protocol import pack
+from . import solving, views
+from .daily import DailyBook, day_of, next_day_ms, share_text
+from .errors import RaceError
+from .leaderboard import Leaderboards
+from .race import Race, RaceOptions
+from .replay import GameRecord, RecordStore, verify
+from .settings import RaceSettings
+
+log = logging.getLogger("golfrace.races")
+ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+Clock = Callable[[], int]
+
+
+def wall_clock() -> int:
+    return int(time.time() * 1000)
+
+
+def new_race_id() -> str:
+    return "r" + "".join(secrets.choice(ID_ALPHABET) for _ in range(11))
+
+
+def race_key(race_id: str) -> str:
+    return f"race:{{{race_id}}}"
+
+
+def race_channel(race_id: str) -> str:
+    return f"race:{{{race_id}}}"
+
+
+def split_game_id(game_id: str) -> tuple[str, int] | None:
+    race_id, sep, seat = game_id.rpartition("-")
+    if not sep or not race_id.startswith("r") or not seat.isdigit():
+        return None
+    return race_id, int(seat)
+
+
+class RaceService:
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        settings: RaceSettings,
+        daily: DailyBook,
+        clock: Clock = wall_clock,
+    ) -> None:
+        self.redis = redis
+        self.settings = settings
+        self.clock = clock
+        self.daily = daily
+        self.boards = Leaderboards(redis)
+        self.records = RecordStore(redis, settings.record_ttl_s)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- storage ------------------------------------------------------------------------------------------
+    async def load(self, race_id: str) -> Race | None:
+        raw = await self.redis.get(race_key(race_id))
+        if raw is None:
+            return None
+        race = Race.from_data(json.loads(raw))
+        if race.settle(self.clock()) is not race:
+            race, _ = await self.update(race_id, lambda r: r.settle(self.clock()))
+        return race
+
+    async def watchers(self, race_id: str) -> int:
+        raw = await self.redis.get(race_key(race_id) + ":w")
+        return max(0, int(raw or 0))
+
+    async def _insert(self, race: Race) -> None:
+        ok = await self.redis.set(
+            race_key(race.id), json.dumps(race.to_data()), ex=self.settings.race_ttl_s, nx=True
+        )
+        if not ok:
+            raise RaceError("race_started", "a race with this id exists", race=race.id)
+
+    async def update(
+        self,
+        race_id: str,
+        change: Callable[[Race], Race],
+        describe: Callable[[Race, Race, int], dict[str, Any]] | None = None,
+    ) -> tuple[Race, Race]:
+        """Apply ``change`` with a compare-and-set and publish the event in the same transaction. Returns
+        (before, after); the race's end is then processed once, by the caller whose write ended it."""
+        key = race_key(race_id)
+        for _ in range(self.settings.cas_retries):
+            async with self.redis.pipeline(transaction=True) as pipe:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    if raw is None:
+                        raise RaceError("race_not_found", f"no race {race_id!r}", race=race_id)
+                    before = Race.from_data(json.loads(raw))
+                    now = self.clock()
+                    after = change(before.settle(now))
+                    if after == before:
+                        await pipe.unwatch()  # type: ignore[no-untyped-call]
+                        return before, before
+                    watchers = int(await pipe.get(key + ":w") or 0)
+                    move = describe(before, after, now) if describe is not None else None
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
+                    pipe.publish(race_channel(race_id), pack(self._event(before, after, now, watchers, move)))
+                    await pipe.execute()
+                except WatchError:
+                    continue
+            if after.ended_at is not None and before.ended_at is None:
+                await self._finish(after)
+            return before, after
+        raise RaceError("busy", "too much contention on this race; retry", race=race_id)
+
+    def _event(
+        self, before: Race, after: Race, now: int, watchers: int, move: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        event: dict[str, Any] = {"k": "move"} if move else {"k": "race"}
+        if move:
+            event.update(move)
+        changed_phase = (before.starts_at, before.ended_at, [r.status for r in before.racers]) != (
+            after.starts_at,
+            after.ended_at,
+            [r.status for r in after.racers],
+        )
+        if not move or changed_phase or before.rematch != after.rematch or before.par != after.par:
+            event["views"] = all_views(after, now, watchers)
+            event["boards"] = [views.board(after, r, now) for r in after.racers]
+        if changed_phase:
+            event["states"] = {
+                r.player: {
+                    "game": after.game_id(r),
+                    "seq": r.seq,
+                    "v": len(r.log),
+                    "state": views.game_state(after, r, r.player),
+                }
+                for r in after.racers
+                if r.game is not None
+            }
+        return event
+
+    # --- lobby --------------------------------------------------------------------------------------------
+    async def create(
+        self,
+        player: str,
+        name: str,
+        code: GameCode | None,
+        rules: Rules,
+        variants: Variants,
+        options: RaceOptions,
+    ) -> Race:
+        typed = code is not None
+        race = Race.create(
+            new_race_id(),
+            code or random_code(rules, variants),
+            host=player,
+            name=name,
+            now=self.clock(),
+            options=options,
+            typed=typed,
+            settings=self.settings,
+        )
+        await self._insert(race)
+        return race
+
+    async def join(self, race_id: str, player: str, name: str | None) -> Race:
+        def change(r: Race) -> Race:
+            seated = r.racer(player)
+            if seated is not None and name is None:
+                return r
+            return r.join(player, name if name is not None else "", self.clock(), self.settings)
+
+        return (await self.update(race_id, change))[1]
+
+    async def leave(self, race_id: str, player: str) -> Race:
+        return (await self.update(race_id, lambda r: r.leave(player)))[1]
+
+    async def start(self, race_id: str, player: str) -> Race:
+        race = (await self.update(race_id, lambda r: r.start(player, self.clock(), self.settings)))[1]
+        self._spawn(self._compute_par(race))
+        if race.deadline is not None:
+            self._spawn(self._settle_at(race.id, race.deadline))
+        return race
+
+    async def resign(self, race_id: str, player: str) -> Race:
+        return (await self.update(race_id, lambda r: r.resign(player, self.clock())))[1]
+
+    # --- moves --------------------------------------------------------------------------------------------
+    async def act(self, race_id: str, player: str, seq: int, action: Action) -> tuple[Race, int, bool]:
+        """Apply a racer's move; returns (race, version, applied). A resent seq is not applied again."""
+
+        def change(r: Race) -> Race:
+            racer = r.racer(player)
+            if racer is not None and seq <= racer.seq:
+                return r
+            return r.act(player, action, self.clock(), seq)
+
+        def describe(before: Race, after: Race, now: int) -> dict[str, Any]:
+            old, new = before.racer(player), after.racer(player)
+            assert old is not None and new is not None and old.game is not None and new.game is not None
+            change_ = views.diff(old.game, new.game, action, new.status, new.final_score)
+            change_["can_undo"] = after.options.undo and not new.done and bool(new.game.history)
+            if new.done and not after.typed:
+                change_["code"] = str(after.code)
+            return {
+                "seat": new.seat,
+                "player": player,
+                "v": len(new.log),
+                "diff": change_,
+                "progress": views.progress(after, new, now),
+                "board": views.board(after, new, now),
+            }
+
+        before, race = await self.update(race_id, change, describe)
+        racer = race.racer(player)
+        assert racer is not None
+        return race, len(racer.log), race is not before and race != before
+
+    # --- rematch ------------------------------------------------------------------------------------------
+    async def rematch(self, race_id: str, player: str) -> Race:
+        candidate = new_race_id()
+        _, old = await self.update(race_id, lambda r: r.accept_rematch(player, candidate))
+        assert old.rematch is not None
+        if old.rematch == candidate and not await self.redis.exists(race_key(candidate)):
+            code = old.code if old.typed else random_code(old.code.rules, old.code.variants)
+            with contextlib.suppress(RaceError):
+                await self._insert(old.next_race(code, player, self.clock(), self.settings))
+        racer = old.racer(player)
+        name = racer.name if racer else ""
+        for _ in range(50):  # the first accepter may still be writing the next race
+            try:
+                return await self.join(old.rematch, player, name)
+            except RaceError as exc:
+                if exc.code != "race_not_found":
+                    raise
+                await asyncio.sleep(0.02)
+        raise RaceError("race_not_found", "the rematch race did not appear", race=old.rematch)
+
+    # --- watchers -----------------------------------------------------------------------------------------
+    async def add_watcher(self, race_id: str, delta: int) -> int:
+        key = race_key(race_id) + ":w"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.incrby(key, delta)
+            pipe.expire(key, self.settings.race_ttl_s)
+            n = max(0, int((await pipe.execute())[0]))
+        await self.redis.publish(race_channel(race_id), pack({"k": "watchers", "n": n}))
+        return n
+
+    # --- daily --------------------------------------------------------------------------------------------
+    async def daily_play(self, player: str, name: str) -> Race:
+        now = self.clock()
+        day = day_of(now)
+        code = await self.daily.code(day)
+        race_id = new_race_id()
+        first = await self.daily.claim(day, player, f"{race_id}-1")
+        race = Race.create(
+            race_id,
+            code,
+            host=player,
+            name=name,
+            now=now,
+            options=RaceOptions(undo=True, time_limit_s=0, seats=1),
+            ranked=first,
+            daily=day.isoformat(),
+            settings=self.settings,
+        ).start(player, now, self.settings)
+        await self._insert(race)
+        return race
+
+    async def daily_status(self, player: str) -> dict[str, Any]:
+        now = self.clock()
+        day = day_of(now)
+        result = await self.daily.result(day, player)
+        streak = await self.daily.streak(player)
+        out: dict[str, Any] = {
+            "date": day.isoformat(),
+            "next_at": next_day_ms(now),
+            "next_in": next_day_ms(now) - now,
+            "played": await self.daily.first_game(day, player) is not None,
+            "result": result,
+            "streak": streak.current(day),
+            "best_streak": streak.best,
+            "code": None,
+            "share": None,
+        }
+        if result is not None:
+            out["code"] = str(await self.daily.code(day))
+            out["share"] = share_text(
+                day.isoformat(), result["score"], result["elapsed"], result["moves"], result["left"]
+            )
+        return out
+
+    # --- the end of a race --------------------------------------------------------------------------------
+    async def _finish(self, race: Race) -> None:
+        """Once per race: keep every racer's record, post ranked results, close daily attempts."""
+        try:
+            for racer in race.racers:
+                if racer.game is None or racer.finished_at is None:
+                    continue
+                record = GameRecord.of(race, racer)
+                await self.records.save(record)
+                await self.boards.submit_record(record)
+                if race.daily and race.ranked:
+                    v = verify(record)
+                    result = {
+                        "score": v.score,
+                        "elapsed": record.elapsed,
+                        "moves": v.moves,
+                        "left": list(v.game.heights),
+                        "game": record.game,
+                        "status": record.status,
+                    }
+                    await self.daily.finish(date.fromisoformat(race.daily), racer.player, result)
+        except Exception:
+            log.exception("finishing race %s failed", race.id)
+
+    async def _compute_par(self, race: Race) -> None:
+        par = await asyncio.to_thread(solving.par, race.code, self.settings.solver_budget_s)
+        if par is not None:
+            with contextlib.suppress(RaceError):
+                await self.update(race.id, lambda r: r.with_par(par))
+
+    async def _settle_at(self, race_id: str, deadline: int) -> None:
+        await asyncio.sleep(max(0.0, (deadline - self.clock()) / 1000) + 0.01)
+        with contextlib.suppress(RaceError):
+            await self.update(race_id, lambda r: r.settle(self.clock()))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+
+def all_views(race: Race, now: int, watchers: int) -> dict[str, Any]:
+    out = {r.player: views.race_view(race, r.player, now, watchers) for r in race.racers}
+    out[""] = views.race_view(race, None, now, watchers)
+    return out
