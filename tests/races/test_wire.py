@@ -1,0 +1,271 @@
+"""Races over real websockets and a real Redis: every frame each client receives is decoded and checked."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import httpx
+
+from golfrace.client import Client
+from golfrace.engine import Card, Rules
+from golfrace.engine.rules import fits
+
+from .helpers import won_deal
+
+T = 10.0  # seconds: the longest any single wait may take
+CARD = re.compile(r"^(?:[A2-9TJQK][CDHS]|X[12])$")
+
+
+async def new_race(client: Client, **fields: Any) -> dict[str, Any]:
+    await client.send({"t": "race_new", **fields})
+    return await client.expect("race", T)
+
+
+async def join(client: Client, race: str, **fields: Any) -> dict[str, Any]:
+    await client.send({"t": "race_join", "race": race, **fields})
+    return await client.expect("race", T, where=lambda m: m["race"] == race)
+
+
+async def start(host: Client, race: str, *others: Client) -> dict[str, Any]:
+    await host.send({"t": "race_start", "race": race})
+    view = await host.expect("race", T, where=lambda m: m["race"] == race and m["phase"] == "countdown")
+    for c in others:
+        await c.expect("race", T, where=lambda m: m["race"] == race and m["phase"] == "countdown")
+    return view
+
+
+async def wait_start(view: dict[str, Any]) -> None:
+    await asyncio.sleep(max(0, view["starts_at"] - view["now"]) / 1000 + 0.05)
+
+
+async def act(client: Client, race: str, seq: int, move: dict[str, Any]) -> dict[str, Any]:
+    await client.send({"t": "race_act", "race": race, "seq": seq, **move})
+    return await client.expect(
+        None, T, where=lambda m: m.get("t") in ("ack", "refused") and m.get("seq") == seq
+    )
+
+
+def greedy(state: dict[str, Any]) -> dict[str, Any] | None:
+    """A move from what the racer sees: the first column that fits, else a draw."""
+    discard = Card.parse(state["discard"]) if state["discard"] else None
+    for i, col in enumerate(state["columns"]):
+        if col and fits(Card.parse(col[-1]), discard, Rules(state["rules"])):
+            return {"a": "tap", "col": i + 1}
+    return {"a": "draw"} if state["stock_count"] else None
+
+
+def apply_diff(state: dict[str, Any], d: dict[str, Any]) -> None:
+    if "removed" in d:
+        state["columns"][d["removed"]["col"] - 1].pop()
+    if "restored" in d:
+        state["columns"][d["restored"]["col"] - 1].append(d["restored"]["card"])
+    for key in ("discard", "stock_count", "score", "moves", "status"):
+        state[key] = d[key]
+
+
+async def play_out(client: Client, race: str, state: dict[str, Any], seq: int, limit: int = 400) -> int:
+    while state["status"] == "playing" and seq < limit:
+        move = greedy(state)
+        if move is None:
+            break
+        seq += 1
+        answer = await act(client, race, seq, move)
+        assert answer["t"] == "ack", answer
+        d = await client.expect("race_diff", T, where=lambda m, v=answer["v"]: m["v"] == v)
+        apply_diff(state, d)
+    return seq
+
+
+def cards_in(frame: Any) -> set[str]:
+    out: set[str] = set()
+    if isinstance(frame, dict):
+        for v in frame.values():
+            out |= cards_in(v)
+    elif isinstance(frame, list):
+        for v in frame:
+            out |= cards_in(v)
+    elif isinstance(frame, str) and CARD.match(frame):
+        out.add(frame)
+    return out
+
+
+async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any) -> None:
+    ann = await make_client(name="Ann")
+    bob = await make_client(name="Bob")
+    eve = await make_client(name="Eve")
+    lobby = await new_race(ann, name="Ann")
+    rid = lobby["race"]
+    assert (
+        lobby["phase"] == "lobby" and lobby["code"] is None and lobby["ranked"] and lobby["you"]["seat"] == 1
+    )
+    joined = await join(bob, rid, name="Bob")
+    assert [r["name"] for r in joined["racers"]] == ["Ann", "Bob"]
+    await eve.send({"t": "watch", "race": rid})
+    watch = await eve.expect("race_watch", T)
+    assert watch["code"] is None and watch["you"] is None
+    await bob.send({"t": "watch", "race": rid})
+    assert (await bob.expect("error", T))["code"] == "own_race"
+    await bob.send({"t": "race_start", "race": rid})
+    assert (await bob.expect("error", T))["code"] == "not_host"
+
+    view = await start(ann, rid, bob)
+    assert view["starts_at"] - view["now"] >= 2900
+    early = await act(ann, rid, 1, {"a": "draw"})
+    assert early["t"] == "refused" and early["code"] == "race_not_started"
+    ann_game = await ann.expect("race_game", T)
+    bob_game = await bob.expect("race_game", T)
+    assert ann_game["state"]["code"] is None and ann_game["state"]["columns"] == bob_game["state"]["columns"]
+    await wait_start(view)
+
+    # Bob makes three moves and resigns; Ann plays on to her end.
+    seq_b = 0
+    state_b = bob_game["state"]
+    for _ in range(3):
+        seq_b += 1
+        move = greedy(state_b)
+        assert move is not None
+        assert (await act(bob, rid, seq_b, move))["t"] == "ack"
+        apply_diff(state_b, await bob.expect("race_diff", T, where=lambda m, v=seq_b: m["v"] == v))
+    dup = await act(bob, rid, seq_b, {"a": "draw"})  # a resent seq is answered, not applied
+    assert dup["t"] == "ack" and dup["v"] == 3
+    await bob.send({"t": "race_resign", "race": rid})
+    await bob.expect("race", T, where=lambda m: any(r["status"] == "resigned" for r in m["racers"]))
+    await play_out(ann, rid, ann_game["state"], 1)
+    final = await ann.expect("race", T, where=lambda m: m["phase"] == "finished")
+    for c in (bob, eve):
+        await c.expect("race", T, where=lambda m: m["phase"] == "finished")
+    code = final["code"]
+    assert code and code.startswith("GO1-E-")
+    results = final["results"]
+    assert [r["player"] for r in results] == [ann.player, bob.player]
+    assert results[1]["status"] == "resigned" and results[1]["moves"] == 3
+    assert "par" in final
+
+    # the records: public after the end; the deal shows what was face down
+    async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+        rec = (await http.get(f"/api/games/{results[0]['game']}")).json()
+        board = (await http.get(f"/api/leaderboards/code/{code}", params={"token": ann.token})).json()
+    stock = rec["deal"]["stock"]
+    assert rec["code"] == code and rec["moves"] == results[0]["moves"]
+    assert board["you"]["rank"] == 1 and board["entries"][0]["player"] == ann.player
+
+    # every frame: no face-down card, no early code
+    def check(frames: list[dict[str, Any]], name: str, code_free_until: int) -> None:
+        drawn = 0
+        for i, frame in enumerate(frames):
+            if frame.get("t") == "race_diff" and "drawn" in frame:
+                drawn += 1
+            if frame.get("t") == "race_board" and frame["board"]["stock"] is not None:
+                drawn = max(drawn, len(stock) - frame["board"]["stock"])
+            hidden = set(stock[drawn:])
+            leaked = cards_in(frame) & hidden
+            assert not leaked, f"{name} frame {i} shows face-down {leaked}: {frame}"
+            if i < code_free_until:
+                assert code not in json.dumps(frame), f"{name} frame {i} reveals the code early"
+            if frame.get("t") == "race_progress":
+                assert not cards_in(frame), f"{name}: progress carries cards"
+
+    def first(frames: list[dict[str, Any]], pred: Any) -> int:
+        return next(i for i, f in enumerate(frames) if pred(f))
+
+    ann_end = first(ann.frames, lambda f: f.get("t") == "race_diff" and f["status"] != "playing")
+    bob_end = first(bob.frames, lambda f: f.get("t") == "race" and f["code"])
+    eve_end = first(eve.frames, lambda f: f.get("t") == "race" and f["phase"] == "finished")
+    assert ann.frames[ann_end].get("code") == code
+    check(ann.frames, "ann", ann_end)
+    check(bob.frames, "bob", bob_end)
+    check(eve.frames, "eve", eve_end)
+    assert not [f for f in bob.frames if f.get("t") in ("race_board", "race_watch")]
+    boards = [f for f in eve.frames if f.get("t") == "race_board"]
+    assert len(boards) >= 4 and {b["board"]["seat"] for b in boards} == {1, 2}
+    assert any(f.get("t") == "watchers" and f["n"] == 1 for f in eve.frames)
+
+
+async def test_rematch_takes_everyone_who_accepts(make_client: Any) -> None:
+    ann = await make_client(name="Ann")
+    bob = await make_client(name="Bob")
+    rid = (await new_race(ann, name="Ann", seats=2))["race"]
+    await join(bob, rid, name="Bob")
+    view = await start(ann, rid, bob)
+    await ann.send({"t": "race_rematch", "race": rid})
+    assert (await ann.expect("error", T))["code"] == "race_not_finished"
+    await wait_start(view)
+    for c in (ann, bob):
+        await c.send({"t": "race_resign", "race": rid})
+    await bob.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    await ann.send({"t": "race_rematch", "race": rid})
+    nxt = await ann.expect("race", T, where=lambda m: m["race"] != rid)
+    assert nxt["phase"] == "lobby" and nxt["previous"] == rid and nxt["host"] == ann.player
+    offer = await bob.expect("race", T, where=lambda m: m["race"] == rid and m["rematch"])
+    assert offer["rematch"] == nxt["race"]
+    await bob.send({"t": "race_rematch", "race": rid})
+    seated = await bob.expect("race", T, where=lambda m: m["race"] == nxt["race"])
+    assert [r["player"] for r in seated["racers"]] == [ann.player, bob.player]
+    assert seated["options"] == {"undo": True, "limit": 0, "seats": 2}
+
+
+async def test_reconnect_mid_race_resumes_the_seat(make_client: Any) -> None:
+    code, line = won_deal()
+    ann = await make_client(name="Ann")
+    lobby = await new_race(ann, code=code, name="Ann")
+    rid = lobby["race"]
+    assert lobby["typed"] and not lobby["ranked"] and lobby["code"] == code  # typed codes: casual
+    view = await start(ann, rid)
+    await wait_start(view)
+    for seq, tok in enumerate(line[:5], start=1):
+        move = {"a": "draw"} if tok == "d" else {"a": "tap", "col": int(tok)}
+        assert (await act(ann, rid, seq, move))["t"] == "ack"
+    token = ann.token
+    await ann.close()
+    again = await make_client(token=token)
+    assert again.player == ann.player
+    resumed = await join(again, rid)
+    assert resumed["you"]["seat"] == 1 and resumed["racers"][0]["moves"] == 5
+    snap = await again.expect("race_game", T)
+    assert snap["seq"] == 5 and snap["v"] == 5 and snap["state"]["moves"] == 5
+    assert (await act(again, rid, 5, {"a": "draw"}))["v"] == 5  # resent: not applied
+    for seq, tok in enumerate(line[5:], start=6):
+        move = {"a": "draw"} if tok == "d" else {"a": "tap", "col": int(tok)}
+        assert (await act(again, rid, seq, move))["t"] == "ack"
+    done = await again.expect("race", T, where=lambda m: m["phase"] == "finished")
+    assert done["results"][0]["status"] == "won" and done["results"][0]["score"] == 350
+
+
+async def test_time_limit_ends_the_race(make_client: Any, server: Any) -> None:
+    ann = await make_client(name="Ann")
+    rid = (await new_race(ann, name="Ann", limit=1, undo=False))["race"]
+    view = await start(ann, rid)
+    assert view["deadline"] == view["starts_at"] + 1000
+    await wait_start(view)
+    assert (await act(ann, rid, 1, {"a": "draw"}))["t"] == "ack"
+    undo = await act(ann, rid, 2, {"a": "undo"})
+    assert undo["t"] == "refused" and undo["code"] == "undo_disabled"
+    done = await ann.expect("race", T, where=lambda m: m["phase"] == "finished")
+    assert done["ended_at"] == view["deadline"] and done["results"][0]["status"] == "timeout"
+    assert done["results"][0]["elapsed"] == 1000
+    late = await act(ann, rid, 3, {"a": "draw"})
+    assert late["t"] == "refused" and late["code"] == "race_over"
+    async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+        assert (await http.get(f"/api/games/{rid}-1")).json()["status"] == "timeout"
+        assert (await http.get("/api/games/nope-1")).status_code == 404
+        page = await http.get(f"/r/{rid}")
+        assert page.status_code == 200 and "html" in page.headers["content-type"]
+
+
+async def test_game_record_is_hidden_while_the_race_runs(make_client: Any, server: Any) -> None:
+    ann = await make_client(name="Ann")
+    bob = await make_client(name="Bob")
+    rid = (await new_race(ann, name="Ann"))["race"]
+    await join(bob, rid)
+    view = await start(ann, rid, bob)
+    await wait_start(view)
+    await ann.send({"t": "race_resign", "race": rid})
+    await ann.expect("race", T, where=lambda m: m["racers"][0]["status"] == "resigned")
+    async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+        resp = await http.get(f"/api/games/{rid}-1")
+        assert resp.status_code == 409 and resp.json()["error"] == "game_not_ended"
+        race = (await http.get(f"/api/races/{rid}")).json()
+        assert race["code"] is None and race["results"] is None
