@@ -1,0 +1,122 @@
+"""The daily challenge over websockets with an injected clock: determinism, first attempt, streaks, the
+live daily leaderboard, the share text, and replay verification of the stored record."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+from datetime import date, timedelta
+from typing import Any
+
+import httpx
+import pytest
+
+from golfrace.engine import GameCode, Status, parse_token, replay
+from golfrace.races import solving, wire
+from golfrace.races.daily import choose_code, day_start_ms
+
+from ..conftest import TEST_SECRET
+from .test_wire import T, play_out, wait_start
+
+DAY = date(2031, 3, 14)
+
+
+class FakeClock:
+    """Server time = wall time shifted to a chosen day (so countdowns still run in real time)."""
+
+    def __init__(self, day: date) -> None:
+        self.offset = 0
+        self.go(day)
+
+    def go(self, day: date) -> None:
+        self.offset = day_start_ms(day) + 12 * 3_600_000 - int(time.time() * 1000)
+
+    def __call__(self) -> int:
+        return int(time.time() * 1000) + self.offset
+
+
+async def play_daily(client: Any, resign: bool) -> dict[str, Any]:
+    await client.send({"t": "daily_play"})
+    race = await client.expect("race", T, where=lambda m: m.get("daily") is not None)
+    rid = race["race"]
+    if resign:
+        await client.send({"t": "race_resign", "race": rid})
+    else:
+        game = await client.expect("race_game", T, where=lambda m: m["race"] == rid)
+        assert game["state"]["code"] is None
+        await wait_start(race)
+        await play_out(client, rid, game["state"], 0)
+    done = await client.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    return {**race, "final": done}
+
+
+async def daily(client: Any) -> dict[str, Any]:
+    await client.send({"t": "daily"})
+    return await client.expect("daily", T)
+
+
+async def test_daily_first_attempt_streaks_and_board(
+    make_client: Any, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = FakeClock(DAY)
+    monkeypatch.setattr(wire, "CLOCK", clock)
+    player = await make_client(name="Dee")
+    fan = await make_client(name="Fan")
+    await fan.send({"t": "board_watch", "board": f"daily:{DAY}"})
+    assert (await fan.expect("board", T))["total"] == 0
+
+    status = await daily(player)
+    assert status["date"] == DAY.isoformat() and not status["played"] and status["streak"] == 0
+    assert status["next_at"] == day_start_ms(DAY + timedelta(days=1))
+    assert 12 * 3_600_000 - 5_000 < status["next_in"] <= 12 * 3_600_000
+    assert status["code"] is None and status["share"] is None
+
+    first = await play_daily(player, resign=False)
+    assert first["ranked"] and first["options"]["seats"] == 1 and first["code"] is None
+    code = first["final"]["code"]
+    secret = hmac.new(TEST_SECRET.encode(), b"golfrace daily challenge", hashlib.sha256).digest()
+    expected = choose_code(DAY, secret, lambda c: solving.winnable(c, 2.0), 64)
+    assert code == str(expected) and solving.winnable(GameCode.parse(code)) is True
+
+    live = await fan.expect("board", T, where=lambda m: m["total"] == 1)
+    entry = live["entries"][0]
+    assert entry["player"] == player.player and entry["rank"] == 1
+
+    status = await daily(player)
+    assert status["played"] and status["streak"] == 1 and status["code"] == code
+    result = first["final"]["results"][0]
+    head, symbols = status["share"].splitlines()
+    mins, secs = divmod(result["elapsed"] // 1000, 60)
+    assert head == f"Golf Race daily {DAY} · {result['score']} · {mins}:{secs:02d} · {result['moves']} moves"
+    assert len(symbols) == 7 and code not in status["share"]
+
+    practice = await play_daily(player, resign=True)
+    assert not practice["ranked"]
+    assert (await daily(player))["result"]["game"] == result["game"]  # the first attempt still counts
+
+    async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+        board = (await http.get(f"/api/leaderboards/daily/{DAY}", params={"token": player.token})).json()
+        assert board["total"] == 1 and board["you"]["rank"] == 1
+        assert (await http.get(f"/api/leaderboards/daily/{DAY + timedelta(days=1)}")).status_code == 400
+        # the day is still on: only its own player may fetch the record
+        assert (await http.get(f"/api/games/{result['game']}")).status_code == 409
+        rec = (
+            await http.get(
+                f"/api/games/{result['game']}", headers={"Authorization": f"Bearer {player.token}"}
+            )
+        ).json()
+    final = replay(rec["code"], [parse_token(t) for t, _ms in rec["log"]])
+    assert final.status is not Status.PLAYING and final.score == rec["score"] == result["score"]
+    assert len(rec["steps"]) == len(rec["log"]) == final.moves + final.undos
+
+    # the next day: the streak grows; a skipped day breaks it
+    clock.go(DAY + timedelta(days=1))
+    assert (await daily(player))["streak"] == 1
+    nxt = await play_daily(player, resign=True)
+    assert nxt["ranked"] and nxt["daily"] == (DAY + timedelta(days=1)).isoformat()
+    status = await daily(player)
+    assert status["streak"] == 2 and status["best_streak"] == 2 and status["code"] != code
+    clock.go(DAY + timedelta(days=3))
+    status = await daily(player)
+    assert status["streak"] == 0 and status["best_streak"] == 2 and not status["played"]
