@@ -221,7 +221,6 @@ export function createPlayView(app) {
     closeEndDialogs();
     const d = dialog(`
       <dialog class="dlg end stuck" aria-labelledby="stuck-title" data-testid="stuck-dialog">
-        <div class="end-icon" aria-hidden="true">✋</div>
         <h2 id="stuck-title"></h2>
         <p class="end-score"><span data-t="ui.score"></span> <b dir="ltr"></b></p>
         <div class="dlg-actions">

@@ -1,0 +1,119 @@
+"""Browser tests: Debian's Chromium driven by Python Playwright against a real ``golfrace serve`` subprocess
+(the session's real Redis from tests/conftest.py). Marked ``browser``: skipped on a machine without
+Chromium, but never in CI (CI=true), where a missing browser is a failure."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from golfrace.settings import Settings
+from golfrace.testing import RunningServer, start_process, stop_process
+
+REPO = Path(__file__).resolve().parents[2]
+DIST = REPO / "client_web" / "dist"
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = os.environ.get("GOLFRACE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+# the server's limits for a fast-clicking robot (the limits themselves are tested by the server's tests)
+FAST_ENV = {"GOLFRACE_RATE": "500", "GOLFRACE_BURST": "500"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: drives a real Chromium (skipped where none is installed)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def _need(condition: bool, reason: str) -> None:
+    if condition:
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"browser tests must run in CI: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def client_dist() -> Path:
+    """The built web client; built here when `make` did not (needs npm)."""
+    if not (DIST / "index.html").is_file():
+        npm = shutil.which("npm")
+        _need(npm is not None, "client_web/dist is not built and npm is missing")
+        cwd = REPO / "client_web"
+        if not (cwd / "node_modules").is_dir():
+            subprocess.run([npm or "npm", "ci", "--no-audit", "--no-fund"], cwd=cwd, check=True, timeout=300)
+        subprocess.run([npm or "npm", "run", "build"], cwd=cwd, check=True, timeout=120)
+    return DIST
+
+
+@pytest.fixture(scope="session")
+def web_server(settings: Settings, client_dist: Path) -> Iterator[RunningServer]:
+    """`golfrace serve` in its own process, serving client_web/dist, on the session's Redis."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    running = start_process(settings.with_(port=0), env=FAST_ENV, log=ARTIFACTS / "browser-server.log")
+    try:
+        yield running
+    finally:
+        stop_process(running)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    _need(Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=30_000)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def new_context(browser: Any) -> Iterator[Any]:
+    """``new_context(**options)``: a fresh browser profile (its own token and settings), closed afterwards."""
+    contexts: list[Any] = []
+
+    def make(**options: Any) -> Any:
+        options.setdefault("viewport", {"width": 1280, "height": 820})
+        options.setdefault("locale", "en-US")
+        ctx = browser.new_context(**options)
+        ctx.set_default_timeout(10_000)
+        contexts.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in contexts:
+        ctx.close()
+
+
+@pytest.fixture
+def page(new_context: Any, web_server: RunningServer) -> Any:
+    """A page on the Play view with its first board shown."""
+    pg = new_context().new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.goto(web_server.http + "/")
+    pg.wait_for_selector(".play[data-v]")
+    yield pg
+    assert not errors, f"page errors: {errors}"

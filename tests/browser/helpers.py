@@ -1,0 +1,120 @@
+"""Driving the web client like a player, and finding lines of play with the engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from golfrace.engine import Draw, Game, Status, Tap, Undo
+from golfrace.engine.actions import Action, parse_moves
+from tests.engine.test_seeds import MOVE_35, TO_MOVE_35, TO_THE_WIN
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "test-artifacts"
+SEARCH_LIMIT = 200_000
+
+
+# The seeds' example deal and the winning line that tests/engine/test_seeds.py checks move by move.
+EXAMPLE_CODE = "GO1-E-AAAAAAB"
+EXAMPLE_WIN = parse_moves(" ".join([TO_MOVE_35, MOVE_35, TO_THE_WIN]))
+
+
+def winning_line(code: str) -> list[Action]:
+    """A won game's actions: the checked line of the example deal, else a depth-first search over the
+    engine (removals first, then a draw) for small searches."""
+    if code == EXAMPLE_CODE:
+        line = list(EXAMPLE_WIN)
+        assert replay(code, line).status is Status.WON
+        return line
+    seen: set[tuple[Any, ...]] = set()
+    nodes = 0
+
+    def search(game: Game, line: list[Action]) -> list[Action] | None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > SEARCH_LIMIT:
+            raise AssertionError(f"no win found for {code} within {SEARCH_LIMIT} positions")
+        if game.status is Status.WON:
+            return line
+        key = (game.heights, game.drawn, game.discard)
+        if game.status is Status.STUCK or key in seen:
+            return None
+        seen.add(key)
+        for action in game.legal_actions():
+            found = search(game.apply(action), [*line, action])
+            if found is not None:
+                return found
+        return None
+
+    found = search(Game.new(code), [])
+    assert found is not None, f"{code} cannot be won"
+    return found
+
+
+def stuck_line(code: str) -> list[Action]:
+    """Draw whenever possible, remove only when the stock is empty: almost every deal ends stuck."""
+    game, line = Game.new(code), []
+    while game.status is Status.PLAYING:
+        action: Action = Draw() if game.stock_count else Tap(game.playable_columns()[0] + 1)
+        game = game.apply(action)
+        line.append(action)
+    assert game.status is Status.STUCK, f"{code}: this line wins, pick another code"
+    return line
+
+
+def replay(code: str, line: list[Action]) -> Game:
+    game = Game.new(code)
+    for action in line:
+        game = game.apply(action)
+    return game
+
+
+# --- the page --------------------------------------------------------------------------------------------
+def version(page: Any) -> int:
+    return int(page.get_attribute(".play", "data-v"))
+
+
+def wait_version(page: Any, v: int) -> None:
+    page.wait_for_selector(f'.play[data-v="{v}"]')
+
+
+def deal(page: Any, code: str) -> None:
+    """Start `code` through the New game dialog."""
+    page.click(".hud .new")
+    page.fill("#code-input", code)
+    page.click("dialog.new-game .deal")
+    page.wait_for_selector("dialog.new-game", state="detached")
+    page.wait_for_function(
+        "code => document.querySelector('[data-testid=code]').textContent === code"
+        " && document.querySelector('.play').dataset.v === '0'",
+        arg=code,
+    )
+
+
+def click(page: Any, action: Action) -> None:
+    """One action by mouse, waiting for the server's diff to be shown."""
+    v = version(page)
+    if isinstance(action, Tap):
+        page.click(f'.tableau .column[data-col="{action.column}"] .card.free')
+    elif isinstance(action, Draw):
+        page.click(".board .stock")
+    elif isinstance(action, Undo):
+        page.click(".hud .undo")
+    wait_version(page, v + 1)
+
+
+KEYS = {Draw: "d", Undo: "u"}
+
+
+def press(page: Any, action: Action) -> None:
+    """One action by keyboard."""
+    v = version(page)
+    page.keyboard.press(str(action.column) if isinstance(action, Tap) else KEYS[type(action)])
+    wait_version(page, v + 1)
+
+
+def shot(page: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

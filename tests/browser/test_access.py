@@ -1,0 +1,120 @@
+"""Keyboard-only play, accessible names and the board description, languages and the Hebrew layout."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from golfrace.engine import Draw, Game, Tap, Undo
+from golfrace.engine.describe import describe
+from golfrace.engine.i18n import card_name, catalog, refusal_message
+
+from .helpers import EXAMPLE_CODE, deal, press, replay, shot, version, wait_version
+
+FOCUSED_CARD = "document.activeElement && document.activeElement.classList.contains('card')"
+
+
+def test_keyboard_only_play(page: Any) -> None:
+    deal(page, EXAMPLE_CODE)
+    # Tab reaches the free cards, and the focused one is visibly outlined
+    for _ in range(20):
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED_CARD):
+            break
+    assert page.evaluate(FOCUSED_CARD)
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline not in ("", "none")
+
+    line = [Draw(), Tap(5), Tap(2)]  # the seeds' opening: draw 8♠, 9♣ from column 5, 8♣ from column 2
+    for action in line:
+        press(page, action)
+    game = replay(EXAMPLE_CODE, line)
+    assert page.text_content(".play .moves") == "3"
+    assert page.text_content(".play .score") == "20"
+    # the polite live region reads the engine's own description of the board after the move
+    page.wait_for_function(
+        "text => document.getElementById('live').textContent === text", arg=describe(game, "en")
+    )
+    assert page.get_attribute("#live", "aria-live") == "polite"
+
+    # U and Ctrl+Z undo, Space draws, the refusal of a key press is explained too
+    press(page, Undo())
+    v = version(page)
+    page.keyboard.press("Control+z")
+    wait_version(page, v + 1)
+    v = version(page)
+    page.keyboard.press(" ")
+    wait_version(page, v + 1)
+    page.keyboard.press("1")  # 6♥ on 9♣? no: refused
+    page.wait_for_function(
+        "text => document.querySelector('#toast.show')?.textContent === text",
+        arg=refusal_message("not_adjacent", "en"),
+    )
+    # N opens the new game dialog with the focus in the code field; Escape closes it
+    page.keyboard.press("n")
+    page.wait_for_selector("dialog.new-game[open]")
+    assert page.evaluate("document.activeElement.id") == "code-input"
+    shot(page, "keyboard-new-game")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog.new-game", state="detached")
+
+
+def test_cards_have_names_in_the_page_language(page: Any) -> None:
+    deal(page, EXAMPLE_CODE)
+    game = Game.new(EXAMPLE_CODE)
+    for loc in ("ro", "ms", "he", "en"):
+        page.select_option(".lang-select", loc)
+        page.wait_for_function("loc => document.documentElement.lang === loc", arg=loc)
+        free = game.free_card(0)
+        assert free is not None
+        label = page.get_attribute('.column[data-col="1"] .card.free', "aria-label")
+        assert label == catalog(loc)["ui"]["card_free"].format(card=card_name(free, loc))
+        assert page.text_content("#board-desc") == describe(game, loc)
+        assert page.text_content(".hud .new") == catalog(loc)["ui"]["new_game"]
+
+
+def test_hebrew_layout_is_mirrored_and_codes_stay_readable(new_context: Any, web_server: Any) -> None:
+    page = new_context(locale="he-IL").new_page()  # the browser's language picks Hebrew
+    page.goto(web_server.http + "/")
+    page.wait_for_selector(".play[data-v]")
+    assert page.evaluate("document.documentElement.dir") == "rtl"
+    assert page.evaluate("document.documentElement.lang") == "he"
+    deal(page, EXAMPLE_CODE)
+    first = page.locator('.column[data-col="1"]').bounding_box()
+    last = page.locator('.column[data-col="7"]').bounding_box()
+    assert first is not None and last is not None
+    assert first["x"] > last["x"]  # column 1 on the right
+    code = page.locator("[data-testid=code]")
+    assert code.text_content() == EXAMPLE_CODE
+    assert code.evaluate("el => getComputedStyle(el).direction") == "ltr"
+    new = page.locator(".hud .new").bounding_box()
+    score = page.locator(".hud .score").bounding_box()
+    assert new is not None and score is not None and new["x"] < score["x"]  # actions on the left
+    game = Game.new(EXAMPLE_CODE)
+    assert page.text_content("#board-desc") == describe(game, "he")
+    press(page, Draw())
+    page.wait_for_function(
+        "text => document.getElementById('live').textContent === text", arg=describe(game.apply(Draw()), "he")
+    )
+    shot(page, "play-hebrew")
+    page.keyboard.press("n")
+    page.wait_for_selector("dialog.new-game[open]")
+    page.fill("#code-input", "GO1-X-AAAAAAB")
+    page.wait_for_selector("#code-error:not([hidden])")
+    assert page.text_content("#code-error") == catalog("he")["ui"]["code_errors"]["rules"]
+    shot(page, "new-game-hebrew")
+
+
+def test_phone_layout_fits_the_screen(new_context: Any, web_server: Any) -> None:
+    page = new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True).new_page()
+    page.goto(web_server.http + "/")
+    page.wait_for_selector(".play[data-v]")
+    width = page.evaluate("document.documentElement.clientWidth")
+    for col in range(1, 8):
+        box = page.locator(f'.column[data-col="{col}"]').bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    stock = page.locator(".board .stock").bounding_box()
+    assert stock is not None and stock["y"] + stock["height"] <= 844
+    page.tap(".board .stock")
+    page.wait_for_selector('.play[data-v="1"]')
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, "play-phone")
