@@ -82,8 +82,11 @@ export class GameSession {
   /** After a reconnect: catch up from the last shown version, then resend what was never answered. */
   recover() {
     if (!this.gameId) return;
+    // A new connection follows nothing: open again (a snapshot never older than what is shown), then
+    // ask for the diffs after our version, then resend what was never answered (a resent seq is answered
+    // by the server, never applied twice). The server handles one connection's messages in order.
+    this.conn.send({ t: "open", game: this.gameId, role: this.role });
     if (this.state) this.requestResync();
-    else this.conn.send({ t: "open", game: this.gameId, role: this.role });
     for (const msg of this.pending.values()) this.conn.send(msg);
   }
 

@@ -1,0 +1,47 @@
+"""The page reconnects by itself after the server goes away, resyncs, and loses no move."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from golfrace.engine import Draw, Tap
+from golfrace.redis_server import free_port
+from golfrace.settings import Settings
+from golfrace.testing import start_process, stop_process
+
+from .conftest import ARTIFACTS, FAST_ENV
+from .helpers import EXAMPLE_CODE, click, deal, replay, version, wait_version
+
+
+def test_reconnects_after_a_server_restart_and_keeps_the_game(
+    new_context: Any, settings: Settings, client_dist: Any
+) -> None:
+    own = settings.with_(port=free_port())
+    log = ARTIFACTS / "browser-restart-server.log"
+    running = start_process(own, env=FAST_ENV, log=log)
+    try:
+        page = new_context().new_page()
+        page.goto(running.http + "/")
+        page.wait_for_selector(".play[data-v]")
+        deal(page, EXAMPLE_CODE)
+        click(page, Draw())
+        click(page, Tap(5))
+        stop_process(running)
+        page.wait_for_selector(".banner:not([hidden])")  # "reconnecting…"
+        v = version(page)
+        page.keyboard.press("2")  # played while offline: sent once the connection is back
+        running = start_process(own, env=FAST_ENV, log=log)
+        page.wait_for_selector(".banner", state="hidden", timeout=20_000)
+        wait_version(page, v + 1)
+        game = replay(EXAMPLE_CODE, [Draw(), Tap(5), Tap(2)])
+        assert page.text_content(".play .score") == str(game.score)
+        assert page.text_content(".play .moves") == "3"
+        # the same game goes on over the new connection
+        click(page, Draw())
+        assert page.text_content(".play .moves") == "4"
+        # and a reload opens it again (the player's token and the game are remembered)
+        page.reload()
+        page.wait_for_selector('.play[data-v="4"]')
+        assert page.text_content("[data-testid=code]") == EXAMPLE_CODE
+    finally:
+        stop_process(running)
