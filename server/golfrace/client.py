@@ -131,7 +131,7 @@ class Client:
         self.ws = await asyncio.wait_for(
             connect(
                 self.url,
-                subprotocols=[Subprotocol(p) for p in protocols],
+                subprotocols=[Subprotocol(p) for p in protocols] or None,
                 compression="deflate" if self.compression else None,
                 max_size=2**20,
                 open_timeout=timeout,

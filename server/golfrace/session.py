@@ -29,6 +29,7 @@ from .views import public_state
 
 log = logging.getLogger("golfrace.session")
 PENDING_LIMIT = 256  # diffs held for one game while its gap is being filled
+CLOSE_TIMEOUT = 1.0  # seconds to get a close frame out; a stalled peer is then left to the ping timeout
 
 
 @dataclass
@@ -63,6 +64,8 @@ class Session:
         self._refilled = time.monotonic()
         self.dropped_for_rate = 0
         self._tasks: set[asyncio.Task[None]] = set()
+        self._writer_task: asyncio.Task[Any] | None = None
+        self._sending = False
 
     # --- identity ----------------------------------------------------------------------------------------
     @property
@@ -114,6 +117,12 @@ class Session:
         self._wake.set()
         return True
 
+    def _check_slow(self) -> None:
+        full = self._full_since
+        if full is not None and len(self._queue) >= self.settings.send_queue:
+            if time.monotonic() - full > self.settings.slow_grace:
+                self.close(CLOSE_TOO_SLOW)
+
     def close(self, code: int) -> None:
         """Close soon with ``code``: frames still queued are discarded."""
         if self._close_code is None:
@@ -121,32 +130,42 @@ class Session:
             metrics.CLOSES.labels(str(code)).inc()
             self._queue.clear()
             self._wake.set()
+            if self._sending and self._writer_task is not None:
+                self._writer_task.cancel()
 
     @property
     def closing(self) -> bool:
         return self._close_code is not None
 
     async def writer(self) -> None:
-        """Drain the queue into the socket; the only task that writes to it."""
+        """Drain the queue into the socket; the only task that writes to it. ``close`` cancels it even in the
+        middle of a send to a stalled socket, then the close frame gets ``CLOSE_TIMEOUT`` seconds."""
+        self._writer_task = asyncio.current_task()
         ws = self.websocket
         binary = self.codec == MSGPACK
-        while True:
-            if not self._queue:
-                if self._close_code is not None:
-                    break
-                self._full_since = None
-                self._catch_up()
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            frame = self._queue.popleft()
-            if binary:
-                await ws.send_bytes(frame)  # type: ignore[arg-type]
-            else:
-                await ws.send_text(frame)  # type: ignore[arg-type]
-            metrics.MESSAGES_OUT.inc()
+        try:
+            while True:
+                if not self._queue:
+                    if self._close_code is not None:
+                        break
+                    self._full_since = None
+                    self._catch_up()
+                    self._wake.clear()
+                    await self._wake.wait()
+                    continue
+                frame = self._queue.popleft()
+                self._sending = True
+                if binary:
+                    await ws.send_bytes(frame)  # type: ignore[arg-type]
+                else:
+                    await ws.send_text(frame)  # type: ignore[arg-type]
+                self._sending = False
+                metrics.MESSAGES_OUT.inc()
+        except asyncio.CancelledError:
+            if self._close_code is None:
+                raise
         with contextlib.suppress(Exception):
-            await ws.close(self._close_code)
+            await asyncio.wait_for(ws.close(self._close_code), CLOSE_TIMEOUT)
 
     # --- following games -----------------------------------------------------------------------------------
     async def follow(self, stored: Stored, role: str, rid: str | None = None) -> None:
@@ -199,9 +218,12 @@ class Session:
             if len(follow.pending) < PENDING_LIMIT:
                 follow.pending.append(envelope)
             return
+        if follow.lagging:
+            self._check_slow()
+            return  # left to the catch-up
         if v <= follow.v:
             return  # already sent (our own echo, or covered by a snapshot)
-        if frm != follow.v or follow.lagging:
+        if frm != follow.v:
             follow.pending.append(envelope)
             self._start_fill(game_id, follow)
             return
@@ -224,14 +246,15 @@ class Session:
 
     async def fill(self, game_id: str, follow: Follow, from_v: int | None = None) -> None:
         """Bring the client from ``from_v`` (default: what it holds) to the current version: the missed diffs
-        from the store's buffer, or a snapshot when the buffer no longer reaches back."""
+        from the store's buffer, or a snapshot when the buffer no longer reaches back or when they would take
+        more than half the send queue."""
         follow.filling = True
         try:
             start = follow.v if from_v is None else from_v
             found = await self.ctx.store.diffs_since(game_id, start)
             if self.follows.get(game_id) is not follow:
                 return
-            if found is None:
+            if found is None or len(found[1]) > max(1, self.settings.send_queue // 2):
                 stored = await self.ctx.store.load(game_id)
                 if stored is None or self.follows.get(game_id) is not follow:
                     return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import subprocess
 import sys
@@ -88,7 +89,7 @@ def start_process(
     ``/healthz``."""
     if not settings.port:
         settings = settings.with_(port=free_port())
-    full_env = {**os.environ, **(env or {}), "GOLFRACE_SECRET": settings.secret or ""}
+    full_env = {**os.environ, **settings_env(settings), **(env or {})}
     args = [sys.executable, "-m", "golfrace", "serve", "--host", "127.0.0.1", "--port", str(settings.port)]
     if settings.redis_url:
         args += ["--redis", settings.redis_url]
@@ -107,6 +108,17 @@ def start_process(
             time.sleep(0.05)
     stop_process(running)
     raise TimeoutError("golfrace serve did not become healthy")
+
+
+def settings_env(settings: Settings) -> dict[str, str]:
+    """``GOLFRACE_*`` variables that rebuild ``settings`` in a subprocess (defaults are left out)."""
+    default = Settings()
+    out = {}
+    for f in dataclasses.fields(Settings):
+        value = getattr(settings, f.name)
+        if value != getattr(default, f.name) and value is not None and f.name not in ("host", "port"):
+            out[f"GOLFRACE_{f.name.upper()}"] = str(value)
+    return out
 
 
 def stop_process(running: RunningServer, timeout: float = 10.0) -> None:

@@ -1,0 +1,178 @@
+"""Bad input of every kind gets an error with a stable code or a documented close code; the connection stays
+usable where that makes sense, and no game is corrupted."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+import msgpack
+import pytest
+
+from golfrace.client import Client, ClientClosed, RequestError
+from golfrace.protocol import CLOSE_FLOOD, CLOSE_NO_HELLO, CLOSE_TOO_BIG, ERROR_CODES
+from golfrace.testing import RunningServer, running_server
+
+from .helpers import WIN_CODE
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture(scope="module")
+async def strict(settings) -> AsyncIterator[RunningServer]:
+    async with running_server(settings.with_(port=0, hello_timeout=0.5, max_open_games=3)) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+async def slow_rate(settings) -> AsyncIterator[RunningServer]:
+    async with running_server(settings.with_(port=0, rate=20.0, burst=20, flood_close_after=60)) as running:
+        yield running
+
+
+async def _error(client: Client, frame: bytes | str) -> dict:
+    await client.send_raw(frame)
+    error = await client.expect("error")
+    assert error["code"] in ERROR_CODES
+    await client.ping()  # still usable
+    return error
+
+
+async def test_malformed_frames_msgpack(strict, make_client) -> None:
+    c = await make_client(strict.ws)
+    assert (await _error(c, b"\xc1\xc1"))["code"] == "bad_frame"
+    assert (await _error(c, b"\x93\x01\x02"))["code"] == "bad_frame"  # truncated array
+    assert (await _error(c, msgpack.packb([1, 2])))["code"] == "bad_frame"  # not a map
+    assert (await _error(c, msgpack.packb({1: 2})))["code"] == "bad_frame"  # keys are strings
+    assert (await _error(c, msgpack.packb({"t": "hello"}) + b"\x00"))["code"] == "bad_frame"  # trailing data
+    assert (await _error(c, "text on a msgpack connection"))["code"] == "bad_frame"
+
+
+async def test_malformed_frames_json(strict, make_client) -> None:
+    c = await make_client(strict.ws, codec="golfrace.json")
+    assert (await _error(c, "{not json"))["code"] == "bad_frame"
+    assert (await _error(c, "[1, 2]"))["code"] == "bad_frame"
+    assert (await _error(c, b"\xff\xfe"))["code"] == "bad_frame"
+    assert (await _error(c, '{"t": 5}'))["code"] == "bad_type"
+    assert (await _error(c, "[" * 3000 + "]" * 3000))["code"] in ("bad_frame", "too_big")
+
+
+async def test_no_subprotocol_means_json(strict) -> None:
+    c = Client(strict.ws, codec="golfrace.json")
+    await c.connect(subprotocols=[])
+    try:
+        assert c.codec == "golfrace.json"
+        assert (await c.hello())["t"] == "welcome"
+    finally:
+        await c.close()
+
+
+async def test_unknown_types_and_wrong_fields(strict, make_client) -> None:
+    c = await make_client(strict.ws)
+    view = await c.new(WIN_CODE)
+    g = view.game
+    cases = [
+        ({"t": "teleport"}, "bad_type", None),
+        ({"nothing": 1}, "bad_type", None),
+        ({"t": "act", "game": g, "seq": "1", "a": "draw"}, "bad_field", "seq"),
+        ({"t": "act", "game": g, "seq": True, "a": "draw"}, "bad_field", "seq"),
+        ({"t": "act", "game": g, "seq": 0, "a": "draw"}, "bad_field", "seq"),
+        ({"t": "act", "game": g, "seq": 2**64 - 1, "a": "draw"}, "bad_field", "seq"),
+        ({"t": "act", "game": g, "seq": 5, "a": "fly"}, "bad_field", "a"),
+        ({"t": "act", "game": g, "seq": 5, "a": "tap"}, "bad_field", "col"),
+        ({"t": "act", "game": g, "seq": 5, "a": "tap", "col": 9}, "bad_field", "col"),
+        ({"t": "act", "game": g, "seq": 5, "a": "tap", "col": 1.5}, "bad_field", "col"),
+        ({"t": "act", "game": 7, "seq": 5, "a": "draw"}, "bad_field", "game"),
+        ({"t": "act", "game": "x" * 100, "seq": 5, "a": "draw"}, "bad_field", "game"),
+        ({"t": "new", "variants": {"jokers": 5}}, "bad_field", "variants"),
+        ({"t": "new", "variants": {"wild": True}}, "bad_field", "variants"),
+        ({"t": "new", "variants": [1]}, "bad_field", "variants"),
+        ({"t": "new", "rules": "hard"}, "bad_field", "rules"),
+        ({"t": "new", "code": "GO1-X-AAAAAAA"}, "bad_code", None),
+        ({"t": "open", "game": g}, "bad_field", "role"),
+        ({"t": "open", "game": "nonexistent", "role": "watcher"}, "no_game", None),
+        ({"t": "hello", "lang": "xx"}, "bad_field", "lang"),
+        ({"t": "resync", "game": g, "v": -1}, "bad_field", "v"),
+        ({"t": "ping", "n": "x"}, "bad_field", "n"),
+    ]
+    for message, code, field in cases:
+        error = await _error(c, msgpack.packb(message))
+        assert error["code"] == code, (message, error)
+        if field:
+            assert error["params"]["field"] == field, (message, error)
+    bad_code = await _error(c, msgpack.packb({"t": "new", "code": "GO1-E-AAA"}))
+    assert bad_code["params"]["part"] == "length"
+    # none of it touched the game
+    assert (await c.act(g, "tap", col=5))["v"] == 1
+
+
+async def test_hello_first_and_tokens(strict, make_client) -> None:
+    c = await make_client(strict.ws, hello=False)
+    await c.send({"t": "open", "game": "x", "role": "watcher"})
+    assert (await c.expect("error"))["code"] == "no_hello"
+    await c.send({"t": "hello", "token": "forged.token"})
+    assert (await c.expect("error"))["code"] == "bad_token"
+    welcome = await c.hello()
+    assert welcome["limits"]["max_frame"] == strict.settings.max_frame
+
+
+async def test_hello_timeout_closes_4002(strict) -> None:
+    c = await Client(strict.ws).connect()
+    assert await c.wait_closed(5) == CLOSE_NO_HELLO
+
+
+async def test_other_players_game_and_room(strict, make_client) -> None:
+    owner = await make_client(strict.ws)
+    other = await make_client(strict.ws)
+    view = await owner.new(WIN_CODE)
+    with pytest.raises(RequestError) as info:
+        await other.open(view.game, "player")
+    assert info.value.code == "not_player"
+    await other.open(view.game, "watcher")
+    assert (await other.act(view.game, "draw"))["code"] == "not_open"
+    for _ in range(2):
+        await other.new()
+    with pytest.raises(RequestError) as info:
+        await other.new()
+    assert info.value.code == "too_many_games"
+    await other.send({"t": "close", "game": view.game})
+    await other.new()
+
+
+async def test_oversized_frames(strict, make_client) -> None:
+    c = await make_client(strict.ws)
+    big = msgpack.packb({"t": "hello", "name": "x" * 5000})
+    assert (await _error(c, big))["code"] == "too_big"
+    huge = b"\x00" * (strict.settings.hard_max_frame + 1)
+    await c.send_raw(huge)
+    assert await c.wait_closed(5) == CLOSE_TOO_BIG
+
+
+async def test_flood_rate_limited_then_closed(slow_rate, make_client) -> None:
+    c = await make_client(slow_rate.ws)
+    for n in range(30):
+        await c.send({"t": "ping", "n": n})
+    replies = [await c.recv() for _ in range(30)]  # one answer each: a pong, or a rate_limited error
+    pongs = [m for m in replies if m["t"] == "pong"]
+    errors = [m for m in replies if m["t"] == "error"]
+    assert 15 <= len(pongs) <= 25 and len(pongs) + len(errors) == 30
+    assert {(e["code"], e["ref"]) for e in errors} == {("rate_limited", "ping")}
+    await asyncio.sleep(0.2)
+    await c.ping()  # the bucket refills: usable again
+    with contextlib.suppress(ClientClosed):  # the server may close while we still send
+        for n in range(500):
+            await c.send({"t": "ping", "n": n})
+            await asyncio.sleep(0)
+    assert await c.wait_closed(5) == CLOSE_FLOOD
+
+
+async def test_flood_on_one_connection_does_not_stop_others(slow_rate, make_client) -> None:
+    flooder = await make_client(slow_rate.ws)
+    calm = await make_client(slow_rate.ws)
+    with contextlib.suppress(ClientClosed):  # the server may close while we still send
+        for n in range(200):
+            await flooder.send({"t": "ping", "n": n})
+            await asyncio.sleep(0)
+    assert await flooder.wait_closed(5) == CLOSE_FLOOD
+    assert (await calm.ping())["t"] == "pong"

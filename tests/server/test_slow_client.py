@@ -1,0 +1,76 @@
+"""A client whose socket does not drain: its queue fills, broadcasts to it are dropped (never blocking the
+player), it catches up with the missed versions once it drains, or it is closed with 4008."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from golfrace import metrics
+from golfrace.protocol import CLOSE_TOO_SLOW
+from golfrace.testing import running_server
+
+from .helpers import WIN_CODE, WIN_MOVES
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _stall(server, player: str) -> asyncio.Event:
+    """Make the server's sends to ``player``'s connection hang until the returned event is set: the same
+    as a peer that stopped reading once the kernel buffers are full."""
+    (session,) = [s for s in server.ctx.sessions if s.player == player]
+    release = asyncio.Event()
+    send = session.websocket.send_bytes
+
+    async def stalled(data: bytes) -> None:
+        await release.wait()
+        await send(data)
+
+    session.websocket.send_bytes = stalled
+    return release
+
+
+async def _play(client, game: str, moves: list[str]) -> float:
+    worst = 0.0
+    for token in moves:
+        action = {"a": "draw"} if token == "d" else {"a": "tap", "col": int(token)}
+        start = time.perf_counter()
+        assert (await client.act(game, **action))["t"] == "ack"
+        worst = max(worst, time.perf_counter() - start)
+    return worst
+
+
+async def test_slow_watcher_catches_up_without_slowing_the_player(settings, make_client) -> None:
+    async with running_server(settings.with_(port=0, send_queue=4, slow_grace=30)) as server:
+        player = await make_client(server.ws)
+        watcher = await make_client(server.ws)
+        view = await player.new(WIN_CODE)
+        await watcher.open(view.game, "watcher")
+        release = _stall(server, watcher.player)
+        dropped = metrics.DROPPED._value.get()
+        moves = WIN_MOVES.split()[:20]
+        worst = await _play(player, view.game, moves)
+        assert worst < 1.0
+        assert metrics.DROPPED._value.get() > dropped  # the watcher's queue did overflow
+        release.set()
+        wview = await watcher.wait_version(view.game, len(moves), timeout=10)
+        assert wview.state == view.state
+        versions = [d["v"] for d in wview.applied]
+        assert versions == sorted(set(versions))  # in order, none twice (the view also checks the chain)
+
+
+async def test_stalled_client_is_closed_4008(settings, make_client) -> None:
+    async with running_server(settings.with_(port=0, send_queue=2, slow_grace=0.2)) as server:
+        player = await make_client(server.ws)
+        watcher = await make_client(server.ws)
+        view = await player.new(WIN_CODE)
+        await watcher.open(view.game, "watcher")
+        _stall(server, watcher.player)
+        moves = WIN_MOVES.split()
+        await _play(player, view.game, moves[:5])
+        await asyncio.sleep(0.3)
+        await _play(player, view.game, moves[5:10])
+        assert await watcher.wait_closed(5) == CLOSE_TOO_SLOW
+        assert (await player.ping())["t"] == "pong"
