@@ -68,7 +68,8 @@ def reaches_move35(stock: list[int]) -> bool:
                     return True
         return d < 10 and go(h, d + 1, stock[d], -1)
 
-    return go((5,) * 7, 0, DISCARD.rank, -1)
+    # the rules page's opening: draw 8S, then 9C from column 5 and 8C from column 2
+    return go((5, 4, 5, 5, 4, 5, 5), 1, 8, 1)
 
 
 def main() -> None:
