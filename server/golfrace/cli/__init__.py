@@ -33,26 +33,28 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every subcommand, or only ``command``'s module when it is a known command (so that a
+    command never imports the modules of the others)."""
     parser = _Parser(prog="golfrace", description="Golf Race: deal, play, solve and serve Golf solitaire.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    registered: set[str] = set()
-    for module_name in dict.fromkeys(COMMANDS.values()):
+    modules = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for module_name in modules:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
             if exc.name != module_name:
                 raise
             continue
-        for name in module.register(sub):
-            registered.add(name)
+        module.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(args_list[0] if args_list else None)
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(args_list)
         if not getattr(args, "func", None):
             parser.print_help()
             return 0
