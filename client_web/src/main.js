@@ -8,7 +8,8 @@ import { createRulesView } from "./views/rules.js";
 setLocale(initialLocale(), { remember: false });
 
 const conn = new Connection({ lang: locale() });
-const metrics = { start: performance.now(), boardShownMs: null, lastApplyMs: null };
+conn.start(); // first, so the handshake overlaps building the page (handlers are added before it answers)
+const metrics = { boardShownMs: null, diffs: [] };
 const app = {
   conn,
   metrics,
@@ -113,7 +114,6 @@ conn.on("ready", ({ welcome, reconnect }) => {
 translate(shell);
 window.addEventListener("hashchange", route);
 route();
-conn.start();
 
 // For tests and the speed report: the shown state and timings, read-only.
 window.golfrace = {

@@ -123,6 +123,7 @@ export class GameSession {
 
   onDiff(msg) {
     if (msg.game !== this.gameId || !this.state) return;
+    this.receivedAt = performance.now();
     const { state, change } = applyDiff(this.state, msg);
     if (change === "stale") return;
     if (change === "gap") {

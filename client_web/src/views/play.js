@@ -69,7 +69,7 @@ export function createPlayView(app) {
     paintHud();
     const description = describeState(next, locale());
     q("#board-desc").textContent = description;
-    app.metrics.lastApplyMs = performance.now() - started;
+    if (diff) measure(session.receivedAt ?? started);
     if (first) app.boardShown();
     if (change !== "snapshot") announce(description);
     if (change === "undo" || change === "snapshot") closeEndDialogs();
@@ -78,6 +78,19 @@ export function createPlayView(app) {
       if (next.status === "stuck") openStuckDialog();
       else if (next.status === "won") openWinDialog();
     }
+  }
+
+  /** Speed report: a diff's receipt → DOM, style and layout done, and → the next frame painted. */
+  function measure(receivedAt) {
+    board.el.getBoundingClientRect(); // force style and layout now, inside the measured time
+    const apply = performance.now() - receivedAt;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        const list = app.metrics.diffs;
+        if (list.length >= 500) list.shift();
+        list.push({ apply, frame: performance.now() - receivedAt });
+      }, 0),
+    );
   }
 
   function paintHud() {
