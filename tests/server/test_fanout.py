@@ -30,7 +30,8 @@ async def test_watcher_on_other_instance_sees_every_move_in_order(settings, tmp_
         moves = WIN_MOVES.split()
         for token in moves:
             action = {"a": "draw"} if token == "d" else {"a": "tap", "col": int(token)}
-            assert (await player.act(view.game, **action))["t"] == "ack"
+            answer = await player.act(view.game, **action)
+            assert answer["t"] == "ack", answer
         for w in (watcher, json_watcher):
             wview = await w.wait_version(view.game, len(moves), timeout=10)
             assert [d["v"] for d in wview.applied] == list(range(1, len(moves) + 1))

@@ -1,0 +1,65 @@
+"""HTTP endpoints: health, metrics, catalogs, the web client; and `golfrace bot` against a live server."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import httpx
+import pytest
+
+from golfrace.engine.i18n import catalog
+
+pytestmark = pytest.mark.timeout(60)
+
+
+async def test_healthz_metrics_catalogs_and_root(server, make_client) -> None:
+    client = await make_client()
+    view = await client.new()
+    await client.act(view.game, **view.legal()[0])
+    async with httpx.AsyncClient(base_url=server.http, timeout=5) as http:
+        health = await http.get("/healthz")
+        assert health.status_code == 200 and health.json()["status"] == "ok"
+        text = (await http.get("/metrics")).text
+        for name in (
+            "golfrace_connections",
+            "golfrace_messages_in_total",
+            "golfrace_moves_total",
+            "golfrace_redis_seconds_bucket",
+            "golfrace_redis_ping_seconds",
+        ):
+            assert name in text
+        he = await http.get("/catalogs/he.json")
+        assert he.status_code == 200 and he.json() == catalog("he")
+        assert (await http.get("/catalogs/xx.json")).status_code == 404
+        root = await http.get("/")
+        assert root.status_code == 200 and "text/html" in root.headers["content-type"]
+
+
+async def test_healthz_reports_redis_down(settings, redis_server) -> None:
+    from golfrace.redis_server import start_test_server
+    from golfrace.testing import running_server
+
+    spare = start_test_server(redis_server.data_dir / "spare")
+    try:
+        async with (
+            running_server(settings.with_(port=0, redis_url=spare.url)) as running,
+            httpx.AsyncClient(base_url=running.http, timeout=10) as http,
+        ):
+            assert (await http.get("/healthz")).status_code == 200
+            await asyncio.to_thread(spare.stop)
+            assert (await http.get("/healthz")).status_code == 503
+    finally:
+        spare.stop()
+
+
+async def test_bot_command_plays_to_the_end(server) -> None:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "golfrace", "bot", server.ws, "--games", "2", "--seed", "1",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, err.decode()
+    lines = out.decode().splitlines()
+    assert len(lines) == 2 and all(" won " in line or " stuck " in line for line in lines)
+    assert all("GO1-E-" in line for line in lines)  # the code is revealed once the game is over
