@@ -23,7 +23,7 @@ EXAMPLE_DEAL = {
         ["3S", "7S", "3H", "9S", "5C"],
     ],
     "discard": "AC",
-    "stock": ["8S", "KS", "JC", "TD", "KH", "5H", "9H", "QC", "4D", "AD", "2H", "JD", "9D", "QD", "6S", "6D"],
+    "stock": ["8S", "6D", "9H", "KS", "TD", "KH", "JD", "4D", "9D", "QD", "JC", "AD", "2H", "5H", "6S", "QC"],
 }
 
 
@@ -56,7 +56,9 @@ def test_deal_text(capsys: pytest.CaptureFixture[str]) -> None:
     lines = out.splitlines()
     assert lines[0] == "GO1-E-AAAAAAB (easy)"
     assert lines[1].split() == ["1:", "6C", "5S", "QS", "TS", "6H"]
-    assert "discard: AC" in lines[-1] and "stock: 8S KS" in lines[-1]
+    assert (
+        "discard: AC" in lines[-1] and "stock: 8S 6D 9H KS TD KH JD 4D 9D QD JC AD 2H 5H 6S QC" in lines[-1]
+    )
 
 
 def test_play_json_opening(capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,25 +113,25 @@ def test_play_json_message_language(capsys: pytest.CaptureFixture[str], lang: st
 
 
 def test_play_json_won_and_stuck(capsys: pytest.CaptureFixture[str]) -> None:
-    win = "d 5 5 5 1 7 4 5 d d 1 7 6 6 2 6 d 3 1 4 4 2 d 4 d 2 3 d d d 7 3 d 2 3 2 4 6 1 1 7 d 7 d 3 5 6 d"
+    win = "d 5 2 d 7 4 d 5 5 6 6 1 6 d d 3 1 7 d 1 4 4 2 5 2 3 d 4 d 7 3 d d 2 3 2 4 6 1 1 7 d 3 5 6 d d 7 d"
     _, out, _ = run(capsys, "play", "GO1-E-AAAAAAB", "--moves", win, "--json")
     data = json.loads(out)
-    assert (data["status"], data["score"], data["moves"], data["stock_count"]) == ("won", 350, 47, 4)
+    assert (data["status"], data["score"], data["moves"], data["stock_count"]) == ("won", 350, 48, 3)
     assert data["columns"] == [[]] * 7
     assert data["refusals"] == [
-        {"index": 47, "move": "d", "reason": "game_over", "message": "The game is over"}
+        {"index": 48, "move": "d", "reason": "game_over", "message": "The game is over"}
     ]
-    stuck = "d 1 d 1 3 4 d 3 d d d 3 d d 2 5 d 2 1 3 4 3 d 2 d 1 1 d d d 5 d d"
-    _, out, _ = run(capsys, "play", "GO1-E-AAAAABR", "--moves", stuck, "--json")
+    stuck = "5 d 5 d 3 2 2 d d 1 d 1 4 d d 1 d 2 2 2 d d d 4 d d d d 3 6 1 1 d"
+    _, out, _ = run(capsys, "play", "GO1-E-AAAAALR", "--moves", stuck, "--json")
     data = json.loads(out)
     assert (data["status"], data["score"], data["stock_count"]) == ("stuck", 0, 0)
 
 
 def test_play_text(capsys: pytest.CaptureFixture[str]) -> None:
-    stuck = "d 1 d 1 3 4 d 3 d d d 3 d d 2 5 d 2 1 3 4 3 d 2 d 1 1 d d d 5 d d"
-    code, out, _ = run(capsys, "play", "GO1-E-AAAAABR", "--moves", stuck + " 1", "--lang", "ms")
+    stuck = "5 d 5 d 3 2 2 d d 1 d 1 4 d d 1 d 2 2 2 d d d 4 d d d d 3 6 1 1 d"
+    code, out, _ = run(capsys, "play", "GO1-E-AAAAALR", "--moves", stuck + " 1", "--lang", "ms")
     assert code == 0
-    assert out.splitlines()[0].startswith("GO1-E-AAAAABR (easy)  score 0  moves 33")
+    assert out.splitlines()[0].startswith("GO1-E-AAAAALR (easy)  score 0  moves 33")
     assert "Tiada lagi langkah yang boleh dibuat" in out  # the stuck message in the chosen language
     assert "refused move 34 (1): Permainan sudah tamat" in out
 

@@ -13,7 +13,7 @@ from golfrace.engine.describe import describe
 from golfrace.engine.i18n import LOCALES, refusal_message, stuck_message
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-TO_MOVE_35 = "d 5 5 5 1 7 4 5 d d 1 7 6 6 2 6 d 3 1 4 4 2 d 4 d 2 3 d d d 7 3 d 2"
+TO_MOVE_35 = "d 5 2 d 7 4 d 5 5 6 6 1 6 d d 3 1 7 d 1 4 4 2 5 2 3 d 4 d 7 3 d d 2"  # as in test_seeds.py
 
 
 def position(moves: str) -> Game:
@@ -39,7 +39,7 @@ def test_rules_page_quotes_the_engine(locale: str) -> None:
 
 def test_dealing_doc_vectors_match_the_engine() -> None:
     text = (DOCS / "dealing.md").read_text("utf-8")
-    base = re.search(r"```\n(QC KD.*?)```", text, re.S)
+    base = re.search(r"## 5\. The deck before the shuffle.*?```\n(.*?)```", text, re.S)
     assert base is not None and base.group(1).split() == [c.code for c in BASE_ORDER]
     blocks = re.findall(r"\*\*`(GO1-[^`]+)`\*\*[^\n]*\n\n```\n(.*?)```", text, re.S)
     assert len(blocks) >= 5
@@ -50,3 +50,7 @@ def test_dealing_doc_vectors_match_the_engine() -> None:
             assert rows[f"column {n}"].split() == [c.code for c in column], code
         assert rows["discard"].strip() == (d.discard.code if d.discard else "(empty)"), code
         assert rows["stock"].split() == [c.code for c in d.stock], code
+    # the empty-discard vector is quoted inline: its stock is the plain deal's discard, then the plain stock
+    inline = re.search(r"\*\*`GO1-E-AAAAAAB-D`\*\*.*?the stock\s+`([^`]+)`", text, re.S)
+    assert inline is not None
+    assert inline.group(1).split() == [c.code for c in deal(GameCode.parse("GO1-E-AAAAAAB-D")).stock]

@@ -117,15 +117,15 @@ def test_draw_is_allowed_even_when_a_removal_is_possible_and_scores_nothing() ->
     assert game.playable_columns() == [4]
     drawn = game.apply(Draw())
     assert (drawn.score, drawn.moves, drawn.stock_count) == (0, 2, 14)
-    assert drawn.discard == Card.parse("KS")
+    assert drawn.discard == Card.parse("6D")
 
 
 def test_the_stock_is_never_recycled() -> None:
     game = play(EXAMPLE, "d " * 16)
-    assert game.stock_count == 0 and game.drawn == 16 and game.discard == Card.parse("6D")
-    assert game.status is Status.PLAYING  # 5C still fits the 6D
+    assert game.stock_count == 0 and game.drawn == 16 and game.discard == Card.parse("QC")
+    assert game.status is Status.PLAYING  # JS still fits the QC
     assert refusal(game, Draw()).code == "stock_empty"
-    assert game.legal_actions() == [Tap(7)]
+    assert game.legal_actions() == [Tap(3)]
 
 
 def test_every_refusal_code_is_reachable_and_changes_nothing() -> None:
@@ -137,14 +137,14 @@ def test_every_refusal_code_is_reachable_and_changes_nothing() -> None:
         (start, Undo(), "nothing_to_undo"),
     ]
     # an empty column, a removed row, an empty stock with a card still playable (not stuck)
-    line = "d 5 5 5 1 7 4 5 d d 1 7 6 6 2 6 d 3 1 4 4 2 d 4 d 2 3 d d d 7 3 d 2 3 2"
+    line = "d 5 2 d 7 4 d 5 5 6 6 1 6 d d 3 1 7 d 1 4 4 2 5 2 3 d 4 d 7 3 d d 2 3 2"
     emptied = play(EXAMPLE, line)
     assert emptied.heights[1] == 0
     cases += [(emptied, Tap(2), "empty_column"), (emptied, Tap(3, 2), "card_gone")]
     empty_stock = play(EXAMPLE, "d " * 16)
     assert empty_stock.stock_count == 0 and empty_stock.status is Status.PLAYING
     cases.append((empty_stock, Draw(), "stock_empty"))
-    won = play(EXAMPLE, line + " 4 6 1 1 7 d 7 d 3 5 6")
+    won = play(EXAMPLE, line + " 4 6 1 1 7 d 3 5 6 d d 7")
     cases += [(won, Draw(), "game_over"), (won, Tap(1), "game_over"), (won, Undo(), "game_over")]
     strict = play("GO1-E-AAAAAAB-S", "d")
     cases.append((strict, Draw(), "must_remove"))
@@ -188,22 +188,22 @@ STUCK_GAMES = [
     (
         31,
         270,
-        "GO1-E-AAAAAAH",
-        "d d d 5 d d 7 d 1 6 2 3 3 1 2 d 3 3 4 1 7 1 d 6 2 d d d 2 3 1 5 6 6 d 7 2 d d 4 7 4 d d 6 4 7",
+        "GO1-E-AAAAAAP",
+        "3 2 d 4 d 1 3 4 d 7 2 1 d 5 7 4 d d 4 d 1 5 2 5 2 d 2 1 4 d 6 1 3 6 d 3 d d 5 d 5 3 7 d d d 6",
     ),
     (
         30,
         250,
-        "GO1-E-AAAAAAF",
-        "5 d d d d 1 5 5 d d d 4 2 2 6 3 7 5 d d 1 3 4 d 7 2 d 1 5 2 7 d d 1 3 7 4 4 d 4 2 d 3 3 1 d",
+        "GO1-E-AAAAAAC",
+        "5 2 2 d 2 d 4 1 4 5 4 1 d 3 1 6 1 d 1 7 2 3 2 d d 3 d 7 d d 5 d 3 4 5 7 6 d d d 3 4 5 d d d",
     ),
     (
         25,
         150,
-        "GO1-E-AAAAAAI",
-        "6 3 d 2 6 4 4 4 4 1 2 2 d 3 3 d d 4 6 d d 6 1 d d 1 2 2 5 d 7 6 d 3 1 d d d d d d",
+        "GO1-E-AAAAAAE",
+        "5 d d d 3 3 4 d 6 2 d d d d 2 d 5 3 d 1 1 2 5 4 3 7 4 d 1 2 6 d d 5 3 d d d 1 1 2",
     ),
-    (17, 0, "GO1-E-AAAAABR", "d 1 d 1 3 4 d 3 d d d 3 d d 2 5 d 2 1 3 4 3 d 2 d 1 1 d d d 5 d d"),
+    (17, 0, "GO1-E-AAAAALR", "5 d 5 d 3 2 2 d d 1 d 1 4 d d 1 d 2 2 2 d d d 4 d d d d 3 6 1 1 d"),
 ]
 
 
@@ -218,6 +218,23 @@ def test_stuck_scores(removed: int, score: int, code: str, moves: str) -> None:
     before = game.apply(Undo())  # the last action was the final draw or removal that got it stuck
     assert before.status is Status.PLAYING
     assert before.score == 10 * before.removed  # the penalty is gone
+
+
+def policy_line(code: str) -> str:
+    game, moves = Game.new(code), []
+    while game.status is Status.PLAYING:
+        columns = game.playable_columns()
+        action: Tap | Draw = Tap(columns[0] + 1) if columns else Draw()
+        moves.append(token(action))
+        game = game.apply(action)
+    return " ".join(moves)
+
+
+@pytest.mark.parametrize(
+    ("code", "moves"), [(g[2], g[3]) for g in STUCK_GAMES], ids=[g[2] for g in STUCK_GAMES]
+)
+def test_stuck_lines_are_the_simple_policy(code: str, moves: str) -> None:
+    assert policy_line(code) == moves
 
 
 def test_undo_after_stuck() -> None:

@@ -15,11 +15,12 @@ from golfrace.engine.i18n import refusal_message, stuck_message
 
 EXAMPLE = "GO1-E-AAAAAAB"
 OPENING = "d 5 2"  # draw 8S, 9C from column 5 onto it, then 8C from column 2 onto the 9C
-# A winning game of the example deal found by a depth-first search and checked by these tests: 34 actions
-# (24 removals, 10 draws) lead to the seeds' move-35 position; move 35 takes AH from column 3 onto KC.
-TO_MOVE_35 = "d 5 5 5 1 7 4 5 d d 1 7 6 6 2 6 d 3 1 4 4 2 d 4 d 2 3 d d d 7 3 d 2"
+# A winning game of the example deal found by a depth-first search and checked by these tests: it opens with
+# the seeds' opening, then 34 actions in all (24 removals, 10 draws) lead to the seeds' move-35 position;
+# move 35 takes AH from column 3 onto KC, and 13 more actions (10 removals, 3 draws) win.
+TO_MOVE_35 = "d 5 2 d 7 4 d 5 5 6 6 1 6 d d 3 1 7 d 1 4 4 2 5 2 3 d 4 d 7 3 d d 2"
 MOVE_35 = "3"
-TO_THE_WIN = "2 4 6 1 1 7 d 7 d 3 5 6"
+TO_THE_WIN = "2 4 6 1 1 7 d 3 5 6 d d 7"
 
 RO_START = (
     "Teanc de tragere: 16 cărți; teanc de decartare: as de treflă. Coloana 1: 6 de treflă, 5 de pică, "
@@ -161,6 +162,23 @@ def test_stuck_message(locale: str, text: str) -> None:
     assert stuck_message(locale) == text
 
 
+def test_the_winning_line_starts_with_the_seeds_opening() -> None:
+    moves = TO_MOVE_35.split()
+    assert moves[:3] == OPENING.split()
+    assert len(moves) == 34 and moves.count("d") == 10
+    assert play(EXAMPLE, " ".join(moves[:3])) == play(EXAMPLE, OPENING)
+
+
+@pytest.mark.parametrize(("locale", "expected"), [("ro", RO_MOVE_35), ("he", HE_MOVE_35)])
+def test_the_winning_line_passes_through_the_seeds_move_35_position(locale: str, expected: str) -> None:
+    game = Game.new(EXAMPLE)
+    for n, action in enumerate(parse_moves(TO_MOVE_35), start=1):
+        game = game.apply(action)
+        assert game.moves == n and game.undos == 0
+    assert describe(game, locale) == expected
+    assert game.moves == 34  # so the next move, AH onto KC, is move 35
+
+
 def test_move_35_position_and_the_ace_on_the_king() -> None:
     game = play(EXAMPLE, TO_MOVE_35)
     assert (game.moves, game.removed, game.drawn, game.stock_count) == (34, 24, 10, 6)
@@ -186,16 +204,16 @@ def test_move_35_is_refused_under_classic_rules() -> None:
 def test_the_line_through_move_35_wins_with_350() -> None:
     game = play(EXAMPLE, " ".join([TO_MOVE_35, MOVE_35, TO_THE_WIN]))
     assert game.status is Status.WON
-    assert (game.score, game.moves, game.removed) == (350, 47, 35)
-    assert game.stock_count == 4  # won with cards left in the stock: they add nothing
+    assert (game.score, game.moves, game.removed, game.undos) == (350, 48, 35, 0)
+    assert game.stock_count == 3  # won with cards left in the stock: they add nothing
     with pytest.raises(Refusal) as info:
         game.apply(Draw())
     assert info.value.code == "game_over"
 
 
 def test_the_line_is_one_of_the_searched_ones() -> None:
-    """A tiny search (columns never below their move-35 height, at most 10 draws) reaches the move-35
-    position with KC on the discard: the position is reachable, not only the hard-coded line."""
+    """A tiny search from the seeds' opening (columns never below their move-35 height, at most 10 draws)
+    reaches the move-35 position with KC on the discard: it is reachable, not only by the hard-coded line."""
     target = (2, 1, 2, 1, 1, 2, 2)
     seen: set[tuple[object, ...]] = set()
 
@@ -213,6 +231,6 @@ def test_the_line_is_one_of_the_searched_ones() -> None:
             return search(game.apply(Draw()), (*path, token(Draw())))
         return None
 
-    found = search(Game.new(EXAMPLE), ())
+    found = search(play(EXAMPLE, OPENING), tuple(OPENING.split()))  # after the seeds' opening
     assert found is not None and len(found) == 34
     assert describe(play(EXAMPLE, " ".join(found)), "ro") == RO_MOVE_35
