@@ -269,3 +269,25 @@ async def test_game_record_is_hidden_while_the_race_runs(make_client: Any, serve
         assert resp.status_code == 409 and resp.json()["error"] == "game_not_ended"
         race = (await http.get(f"/api/races/{rid}")).json()
         assert race["code"] is None and race["results"] is None
+
+
+async def test_late_watcher_gets_snapshots_and_the_count_follows_connections(make_client: Any) -> None:
+    ann = await make_client(name="Ann")
+    rid = (await new_race(ann, name="Ann"))["race"]
+    view = await start(ann, rid)
+    game = await ann.expect("race_game", T)
+    game = json.loads(json.dumps(game))  # keep the starting tableau: play_out changes the state it is given
+    await wait_start(view)
+    await play_out(ann, rid, json.loads(json.dumps(game["state"])), 0, limit=2)
+    eve = await make_client(name="Eve")
+    await eve.send({"t": "watch", "race": f"{rid}-1"})  # a race game id watches its race
+    snap = await eve.expect("race_watch", T)
+    assert snap["phase"] == "running" and snap["code"] is None and snap["boards"][0]["moves"] == 2
+    tableau = {c for col in game["state"]["columns"] for c in col}
+    shown = {c for col in snap["boards"][0]["columns"] for c in col}
+    assert shown and shown <= tableau  # only tableau cards, no face-down stock card
+    assert (await ann.expect("watchers", T, where=lambda m: m["n"] == 1))["race"] == rid
+    await eve.close()
+    await ann.expect("watchers", T, where=lambda m: m["n"] == 0)
+    await ann.send({"t": "watch", "race": "rnothing"})
+    assert (await ann.expect("error", T))["code"] == "race_not_found"
