@@ -3,7 +3,11 @@ import { initialLocale, LOCALES, catalog, locale, onLocaleChange, setLocale, t }
 import { Connection } from "./net.js";
 import { el, translate } from "./ui.js";
 import { createPlayView } from "./views/play.js";
+import { createDailyView } from "./views/daily.js";
+import { createLeaderboardsView } from "./views/leaderboards.js";
+import { createRaceView } from "./views/race.js";
 import { createRulesView } from "./views/rules.js";
+import { createWatchView } from "./views/watch.js";
 
 setLocale(initialLocale(), { remember: false });
 
@@ -13,6 +17,10 @@ const metrics = { boardShownMs: null, diffs: [] };
 const app = {
   conn,
   metrics,
+  player: () => conn.welcome?.player ?? null,
+  navigate(hash) {
+    location.hash = hash;
+  },
   boardShown() {
     if (metrics.boardShownMs === null) {
       metrics.boardShownMs = performance.now();
@@ -22,11 +30,32 @@ const app = {
   },
 };
 
-// Views are created on first visit. Race, watch, daily and leaderboard views register here the same way.
+// Views are created on first visit; `match` reads the route (the hash, else the path of /r/<id> and
+// /watch/<id> links) and `params` turns the match into what the view's mount() gets.
 const VIEWS = {
-  play: { path: /^\/?$/, nav: "ui.nav_play", href: "#/", make: () => createPlayView(app) },
-  rules: { path: /^\/rules$/, nav: "ui.nav_rules", href: "#/rules", make: () => createRulesView(app) },
+  play: { match: /^\/?$/, nav: "ui.nav_play", href: "#/", make: () => createPlayView(app) },
+  race: { match: /^\/race(?:\/([\w-]+))?$/, params: (m) => ({ id: m[1] }), nav: "ui.nav_race", href: "#/race", make: () => createRaceView(app) },
+  daily: { match: /^\/daily$/, nav: "ui.nav_daily", href: "#/daily", make: () => createDailyView(app) },
+  leaderboards: {
+    match: /^\/leaderboards(?:\/(daily|code)\/(.*))?$/,
+    params: (m) => ({ kind: m[1], key: m[2] }),
+    nav: "ui.nav_leaderboards",
+    href: "#/leaderboards",
+    make: () => createLeaderboardsView(app),
+  },
+  rules: { match: /^\/rules$/, nav: "ui.nav_rules", href: "#/rules", make: () => createRulesView(app) },
+  watch: { match: /^\/watch\/([\w-]+)$/, params: (m) => ({ id: m[1] }), make: () => createWatchView(app) },
 };
+
+/** The route: the hash when there is one, else the page's path (/r/<id> is a race, /watch/<id> a watch). */
+export function currentRoute(loc = location) {
+  if (loc.hash) return loc.hash.replace(/^#/, "") || "/";
+  const race = /^\/r\/([\w-]+)\/?$/.exec(loc.pathname);
+  if (race) return `/race/${race[1]}`;
+  const watch = /^\/watch\/([\w-]+)\/?$/.exec(loc.pathname);
+  if (watch) return `/watch/${watch[1]}`;
+  return "/";
+}
 
 const shell = el(`
   <div class="shell">
@@ -45,6 +74,7 @@ const shell = el(`
 
 const nav = shell.querySelector(".nav");
 for (const [name, view] of Object.entries(VIEWS)) {
+  if (!view.nav) continue;
   const a = document.createElement("a");
   a.href = view.href;
   a.dataset.view = name;
@@ -69,16 +99,29 @@ document.body.prepend(shell);
 const instances = new Map();
 let currentName = null;
 
+let currentKey = null;
+
 function route() {
-  const hash = location.hash.replace(/^#/, "") || "/";
-  const name = Object.keys(VIEWS).find((k) => VIEWS[k].path.test(hash)) ?? "play";
-  if (name === currentName) return;
+  const path = currentRoute();
+  let name = "play";
+  let params = {};
+  for (const [key, view] of Object.entries(VIEWS)) {
+    const m = view.match.exec(path);
+    if (m) {
+      name = key;
+      params = view.params ? view.params(m) : {};
+      break;
+    }
+  }
+  const routeKey = `${name}:${JSON.stringify(params)}`;
+  if (routeKey === currentKey) return;
+  currentKey = routeKey;
   instances.get(currentName)?.unmount();
   if (!instances.has(name)) instances.set(name, VIEWS[name].make());
   const view = instances.get(name);
   main.replaceChildren(view.root);
   currentName = name;
-  view.mount();
+  view.mount(params);
   for (const a of nav.querySelectorAll("a")) {
     if (a.dataset.view === name) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
@@ -103,12 +146,9 @@ conn.on("down", () => {
   banner.textContent = t("ui.reconnecting");
   banner.hidden = false;
 });
-conn.on("ready", ({ welcome, reconnect }) => {
+conn.on("ready", ({ welcome }) => {
   banner.hidden = true;
-  if (!reconnect) {
-    if (!instances.has("play")) instances.set("play", VIEWS.play.make());
-    instances.get("play").start(welcome);
-  }
+  if (currentName === "play") instances.get("play").start(welcome);
 });
 
 translate(shell);

@@ -5,7 +5,8 @@ import { describeState } from "../describe.js";
 import { locale, refusalText, stuckText, t } from "../i18n.js";
 import { GameSession } from "../session.js";
 import { settings } from "../settings.js";
-import { announce, copyText, el, hideToast, toast, translate, typingOrDialog } from "../ui.js";
+import { boardKeys } from "../keys.js";
+import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
 
 export function createPlayView(app) {
   const root = el(`
@@ -35,6 +36,7 @@ export function createPlayView(app) {
     </section>`);
 
   let state = null;
+  let started = false;
   let lastDialogFor = null; // the version a stuck/won dialog was last shown for
   const board = new Board({
     onTap: (col, row, cardEl) => {
@@ -279,29 +281,19 @@ export function createPlayView(app) {
     });
   }
 
-  // --- keyboard -----------------------------------------------------------------------------------------
-  function onKey(e) {
-    if (e.defaultPrevented || typingOrDialog(e)) return;
-    if (e.altKey || e.metaKey) return;
-    const ctrlZ = e.ctrlKey && (e.key === "z" || e.key === "Z" || e.code === "KeyZ");
-    if (e.ctrlKey && !ctrlZ) return;
-    const key = e.key.toLowerCase();
-    const digit = /^(Digit|Numpad)([1-7])$/.exec(e.code)?.[2] ?? (/^[1-7]$/.test(key) ? key : null);
-    if (digit) {
-      lastTapped = board.columns[Number(digit) - 1].lastElementChild;
-      session.act("tap", Number(digit));
-    } else if (key === " " || key === "d" || e.code === "KeyD") {
-      session.act("draw");
-    } else if (ctrlZ || key === "u" || e.code === "KeyU") {
+  // --- keyboard ------------------------------------------------------------------------------------------
+  const onKey = boardKeys({
+    tap: (col) => {
+      lastTapped = board.columns[col - 1].lastElementChild;
+      session.act("tap", col);
+    },
+    draw: () => session.act("draw"),
+    undo: () => {
       lastTapped = null;
       session.act("undo");
-    } else if (key === "n" || e.code === "KeyN") {
-      openNewDialog();
-    } else {
-      return;
-    }
-    e.preventDefault();
-  }
+    },
+    newGame: () => openNewDialog(),
+  });
 
   return {
     root,
@@ -309,6 +301,7 @@ export function createPlayView(app) {
     mount() {
       document.addEventListener("keydown", onKey);
       translate(root);
+      if (app.conn.ready) this.start(app.conn.welcome);
     },
     unmount() {
       document.removeEventListener("keydown", onKey);
@@ -321,8 +314,10 @@ export function createPlayView(app) {
         q("#board-desc").textContent = describeState(state, locale());
       }
     },
-    /** On the first welcome: reopen the last game if the server still has it for us, else deal one. */
+    /** Once connected: reopen the last game if the server still has it for us, else deal one. */
     start(welcome) {
+      if (started) return;
+      started = true;
       const last = settings.game;
       const mine = Array.isArray(welcome?.games) ? welcome.games : [];
       if (last && mine.includes(last)) session.open(last, "player");

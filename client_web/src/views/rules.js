@@ -18,7 +18,7 @@ export function createRulesView() {
     if (!cache.has(loc)) {
       cache.set(
         loc,
-        fetch(`rules/${loc}.html`)
+        fetch(`/rules/${loc}.html`)
           .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
           .catch(() => null),
       );

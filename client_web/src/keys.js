@@ -1,0 +1,19 @@
+// The board's keys: 1–7 remove a column's free card, Space or D draw, U or Ctrl+Z undo, N new game.
+// Physical key codes are checked too, so the keys work with a Hebrew (or any) keyboard layout.
+import { typingOrDialog } from "./ui.js";
+
+export function boardKeys({ tap, draw, undo, newGame = null }) {
+  return (e) => {
+    if (e.defaultPrevented || typingOrDialog(e) || e.altKey || e.metaKey) return;
+    const ctrlZ = e.ctrlKey && (e.key === "z" || e.key === "Z" || e.code === "KeyZ");
+    if (e.ctrlKey && !ctrlZ) return;
+    const key = e.key.toLowerCase();
+    const digit = /^(Digit|Numpad)([1-7])$/.exec(e.code)?.[2] ?? (/^[1-7]$/.test(key) ? key : null);
+    if (digit) tap(Number(digit));
+    else if (key === " " || key === "d" || e.code === "KeyD") draw();
+    else if (ctrlZ || key === "u" || e.code === "KeyU") undo();
+    else if (newGame && (key === "n" || e.code === "KeyN")) newGame();
+    else return;
+    e.preventDefault();
+  };
+}

@@ -1,0 +1,107 @@
+// Daily: today's challenge, the result with its share text, the streak and the countdown to the next.
+import { t } from "../i18n.js";
+import { copyText, el, toast, translate } from "../ui.js";
+import { clock, playerName } from "./race.js";
+
+export function createDailyView(app) {
+  const root = el(`
+    <section class="view daily-view">
+      <div class="panel daily-card">
+        <h1><span data-t="ui.daily_title"></span> <bdi class="daily-date" dir="ltr"></bdi></h1>
+        <div class="stats">
+          <div class="stat"><span class="label" data-t="ui.streak"></span><span class="value streak" dir="ltr">0</span></div>
+          <div class="stat"><span class="label" data-t="ui.best_streak"></span><span class="value best" dir="ltr">0</span></div>
+          <div class="stat"><span class="label" data-t="ui.next_in"></span><span class="value next" dir="ltr">—</span></div>
+        </div>
+        <div class="daily-result" hidden>
+          <h2 data-t="ui.your_result"></h2>
+          <p class="result-line" dir="ltr"></p>
+          <pre class="share-text" dir="ltr"></pre>
+          <button type="button" class="btn copy-share" data-t="ui.copy_share"></button>
+        </div>
+        <div class="dlg-actions">
+          <a class="btn board-link" data-t="ui.nav_leaderboards"></a>
+          <button type="button" class="btn primary play-daily" data-t="ui.daily_play"></button>
+        </div>
+      </div>
+    </section>`);
+  const q = (s) => root.querySelector(s);
+  let daily = null;
+  let timer = null;
+  let waitingRace = false;
+  const offs = [];
+
+  function render() {
+    if (!daily) return;
+    q(".daily-date").textContent = daily.date;
+    q(".streak").textContent = String(daily.streak ?? 0);
+    q(".best").textContent = String(daily.best_streak ?? 0);
+    q(".board-link").href = `#/leaderboards/daily/${daily.date}`;
+    q(".play-daily").textContent = daily.played ? t("ui.daily_practice") : t("ui.daily_play");
+    const result = q(".daily-result");
+    result.hidden = !daily.played;
+    if (daily.result) {
+      q(".result-line").textContent = `${daily.result.score} · ${clock(daily.result.elapsed)} · ${daily.result.moves}`;
+    }
+    q(".share-text").textContent = daily.share ?? "";
+    q(".copy-share").hidden = !daily.share;
+    root.dataset.played = daily.played ? "1" : "0";
+    tick();
+  }
+
+  function tick() {
+    if (!daily?.next_at) return;
+    const left = daily.next_at - app.conn.serverNow();
+    if (left <= 0) {
+      app.conn.send({ t: "daily" });
+      return;
+    }
+    const h = Math.floor(left / 3_600_000);
+    q(".next").textContent = `${h}:${clock(left % 3_600_000).padStart(5, "0")}`;
+  }
+
+  q(".copy-share").addEventListener("click", async () => {
+    if (daily?.share && (await copyText(daily.share))) toast(t("ui.copied"));
+  });
+  q(".play-daily").addEventListener("click", () => {
+    waitingRace = true;
+    const msg = { t: "daily_play" };
+    const name = playerName();
+    if (name) msg.name = name;
+    app.conn.send(msg);
+  });
+
+  return {
+    root,
+    title: "ui.daily_title",
+    mount() {
+      translate(root);
+      offs.push(
+        app.conn.on("daily", (m) => {
+          daily = m;
+          render();
+        }),
+        app.conn.on("race", (m) => {
+          if (waitingRace && m.daily) {
+            waitingRace = false;
+            app.navigate(`#/race/${m.race}`);
+          }
+        }),
+        app.conn.on("error", (m) => {
+          if (String(m.ref ?? "").startsWith("daily")) toast(m.message ?? m.code, "error");
+        }),
+        app.conn.on("ready", () => app.conn.send({ t: "daily" })),
+      );
+      app.conn.send({ t: "daily" });
+      timer = setInterval(tick, 1000);
+    },
+    unmount() {
+      for (const off of offs.splice(0)) off();
+      clearInterval(timer);
+    },
+    relabel() {
+      translate(root);
+      render();
+    },
+  };
+}

@@ -1,0 +1,410 @@
+// Race: create one, the lobby with its share link, the countdown, your board and everyone's progress, the
+// results with par, and the rematch. The daily challenge is a one-seat race and is played here too.
+import { Board } from "../board.js";
+import { checkCode } from "../codes.js";
+import { describeState } from "../describe.js";
+import { applyDiff, fromSnapshot } from "../gamestate.js";
+import { locale, refusalText, t } from "../i18n.js";
+import { boardKeys } from "../keys.js";
+import { settings } from "../settings.js";
+import { announce, copyText, el, toast, translate } from "../ui.js";
+
+const TABLEAU = 35;
+const SEQ_KEY = "golfrace.rseq.";
+const NAME_KEY = "golfrace.name";
+
+export function clock(ms) {
+  if (ms == null) return "—";
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+export function raceLink(id) {
+  return `${location.origin}/r/${id}`;
+}
+
+export function statusText(status) {
+  return t(`ui.status.${status}`);
+}
+
+function storage() {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function playerName() {
+  return storage()?.getItem(NAME_KEY) ?? "";
+}
+
+export function createRaceView(app) {
+  const root = el(`
+    <section class="view race-view">
+      <form class="panel race-create" novalidate>
+        <h1 data-t="ui.race_create_title"></h1>
+        <label class="field-label" for="race-name" data-t="ui.your_name"></label>
+        <input id="race-name" name="name" maxlength="24" autocomplete="nickname">
+        <label class="field-label" for="race-code" data-t="ui.code_label"></label>
+        <input id="race-code" name="code" dir="ltr" autocomplete="off" spellcheck="false" placeholder="GO1-E-ABCDEFG" aria-describedby="race-code-help race-code-error">
+        <p id="race-code-help" class="help" data-t="ui.race_code_help"></p>
+        <p id="race-code-error" class="field-error" role="alert" hidden></p>
+        <fieldset class="rules-choice">
+          <legend data-t="ui.rules_label"></legend>
+          <label class="choice"><input type="radio" name="rules" value="easy" checked><span><b data-t="ui.rules_easy"></b><small data-t="ui.rules_easy_hint"></small></span></label>
+          <label class="choice"><input type="radio" name="rules" value="classic"><span><b data-t="ui.rules_classic"></b><small data-t="ui.rules_classic_hint"></small></span></label>
+        </fieldset>
+        <div class="row">
+          <label class="switch"><input type="checkbox" name="undo" checked><span><b data-t="ui.race_undo"></b></span></label>
+          <label class="select-field"><span data-t="ui.time_limit"></span>
+            <select name="limit"><option value="0" data-t="ui.no_limit"></option><option value="180">3:00</option><option value="300">5:00</option><option value="600">10:00</option></select>
+          </label>
+        </div>
+        <div class="dlg-actions"><button type="submit" class="btn primary create" data-t="ui.create_race"></button></div>
+      </form>
+      <div class="race-room" hidden>
+        <div class="panel race-head">
+          <div>
+            <h1 class="race-title"></h1>
+            <p class="race-meta"></p>
+          </div>
+          <div class="share" hidden>
+            <span class="label" data-t="ui.share_link"></span>
+            <div class="share-row"><bdi class="code link" dir="ltr"></bdi><button type="button" class="btn copy-link" data-t="ui.copy_link"></button></div>
+          </div>
+          <div class="watchers" hidden><span class="label" data-t="ui.watching"></span><b class="watch-n" dir="ltr">0</b></div>
+        </div>
+        <div class="countdown" aria-live="assertive" hidden></div>
+        <div class="race-body">
+          <ol class="racers" aria-live="off"></ol>
+          <div class="race-board">
+            <div class="hud race-hud" hidden>
+              <div class="stats">
+                <div class="stat"><span class="label" data-t="ui.score"></span><span class="value score" dir="ltr">0</span></div>
+                <div class="stat"><span class="label" data-t="ui.moves"></span><span class="value moves" dir="ltr">0</span></div>
+                <div class="stat"><span class="label" data-t="ui.time"></span><span class="value elapsed" dir="ltr">0:00</span></div>
+              </div>
+              <div class="actions">
+                <button type="button" class="btn undo"><span data-t="ui.undo"></span></button>
+                <button type="button" class="btn resign" data-t="ui.resign"></button>
+              </div>
+            </div>
+            <div class="board-slot"></div>
+            <div class="lobby-actions" hidden>
+              <p class="waiting" data-t="ui.waiting_host"></p>
+              <button type="button" class="btn primary start" data-t="ui.start"></button>
+              <button type="button" class="btn leave" data-t="ui.leave"></button>
+            </div>
+          </div>
+        </div>
+        <div class="panel results" hidden>
+          <h2 data-t="ui.results"></h2>
+          <p class="par"></p>
+          <div class="table-wrap"><table class="results-table"><thead><tr>
+            <th>#</th><th data-t="ui.name"></th><th data-t="ui.status_label"></th><th data-t="ui.score"></th><th data-t="ui.time"></th><th data-t="ui.moves"></th><th data-t="ui.undos"></th>
+          </tr></thead><tbody></tbody></table></div>
+          <p class="share-text" hidden><bdi class="code" dir="ltr"></bdi></p>
+          <div class="dlg-actions"><button type="button" class="btn rematch" data-t="ui.rematch"></button><a class="btn watch-replay" data-t="ui.replay"></a></div>
+        </div>
+      </div>
+    </section>`);
+  const q = (s) => root.querySelector(s);
+  const form = q(".race-create");
+  const room = q(".race-room");
+  let raceId = null;
+  let race = null;
+  let mine = null; // my board state
+  let timer = null;
+  let lastDialogFor = null;
+  let lastTapped = null;
+
+  const board = new Board({
+    onTap: (col, row, cardEl) => {
+      lastTapped = cardEl;
+      act("tap", col, row);
+    },
+    onDraw: () => act("draw"),
+  });
+  q(".board-slot").append(board.el);
+
+  // --- create -------------------------------------------------------------------------------------------
+  form.elements.name.value = playerName();
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const name = form.elements.name.value.trim();
+    storage()?.setItem(NAME_KEY, name);
+    const codeText = form.elements.code.value.trim();
+    const error = q("#race-code-error");
+    const msg = { t: "race_new", undo: form.elements.undo.checked, limit: Number(form.elements.limit.value) };
+    if (name) msg.name = name;
+    if (codeText) {
+      const r = checkCode(codeText);
+      if (!r.ok) {
+        error.textContent = t(`ui.code_errors.${r.part}`);
+        error.hidden = false;
+        return;
+      }
+      msg.code = r.code;
+    } else {
+      msg.rules = form.querySelector("input[name=rules]:checked").value;
+    }
+    error.hidden = true;
+    app.conn.send(msg);
+    awaitingCreate = true;
+  });
+  let awaitingCreate = false;
+
+  // --- the room -----------------------------------------------------------------------------------------
+  function join() {
+    if (!raceId || !app.conn.ready) return;
+    const msg = { t: "race_join", race: raceId };
+    const name = playerName();
+    if (name) msg.name = name;
+    app.conn.send(msg);
+  }
+
+  function nextSeq() {
+    const key = SEQ_KEY + raceId;
+    const seq = Number(storage()?.getItem(key) ?? 0) + 1;
+    storage()?.setItem(key, String(seq));
+    return seq;
+  }
+
+  function act(a, col = null, row = null) {
+    if (!raceId || !mine || !race || race.phase === "lobby") return;
+    const msg = { t: "race_act", race: raceId, seq: nextSeq(), a };
+    if (col != null) msg.col = col;
+    if (row != null) msg.row = row;
+    app.conn.send(msg);
+  }
+
+  const offs = [];
+  function listen() {
+    offs.push(
+      app.conn.on("race", (m) => {
+        if (awaitingCreate && m.you && m.race !== raceId) {
+          awaitingCreate = false;
+          app.navigate(`#/race/${m.race}`);
+          return;
+        }
+        if (m.race !== raceId) return;
+        race = m;
+        render();
+      }),
+      app.conn.on("race_game", (m) => {
+        if (m.race !== raceId) return;
+        const key = SEQ_KEY + raceId;
+        if (Number(storage()?.getItem(key) ?? 0) < m.seq) storage()?.setItem(key, String(m.seq));
+        showBoard(fromSnapshot({ ...m, role: "player" }), "snapshot", null);
+      }),
+      app.conn.on("race_diff", (m) => {
+        if (m.race !== raceId || !mine) return;
+        const { state, change } = applyDiff(mine, m);
+        if (change === "stale") return;
+        if (change === "gap") return join(); // a fresh race_game puts us back in step
+        showBoard(state, change, m);
+      }),
+      app.conn.on("race_progress", (m) => {
+        if (m.race !== raceId || !race) return;
+        race.racers = race.racers.map((r) => (r.seat === m.racer.seat ? m.racer : r));
+        renderRacers();
+      }),
+      app.conn.on("watchers", (m) => {
+        if (m.race !== raceId || !race) return;
+        race.watchers = m.n;
+        renderHead();
+      }),
+      app.conn.on("refused", (m) => {
+        if (m.race !== raceId || !settings.interactive) return;
+        toast(refusalText(m.code) ?? m.message, "refusal");
+        if (lastTapped) board.shake(lastTapped);
+        lastTapped = null;
+      }),
+      app.conn.on("error", (m) => {
+        if (!String(m.ref ?? "").startsWith("race") && !awaitingCreate) return;
+        awaitingCreate = false;
+        toast(m.message ?? m.code, "error");
+      }),
+      app.conn.on("ready", () => join()),
+    );
+  }
+
+  function showBoard(state, change, diff) {
+    mine = state;
+    board.render(state, change, diff, locale());
+    q(".race-hud").hidden = false;
+    q(".score").textContent = String(state.score);
+    q(".moves").textContent = String(state.moves);
+    q(".undo").disabled = !state.can_undo || !(race?.options?.undo ?? true) || state.status !== "playing";
+    room.dataset.v = String(state.v);
+    room.dataset.status = state.status;
+    if (change !== "snapshot") announce(describeState(state, locale()));
+    if (state.status !== "playing" && lastDialogFor !== state.v && change !== "snapshot") {
+      lastDialogFor = state.v;
+      toast(state.status === "stuck" ? t("stuck") : statusText(state.status));
+    }
+  }
+
+  function render() {
+    if (!race) return;
+    renderHead();
+    renderRacers();
+    const me = race.you;
+    const host = race.host === app.player();
+    const lobby = race.phase === "lobby";
+    q(".lobby-actions").hidden = !lobby;
+    q(".start").hidden = !host;
+    q(".waiting").hidden = host;
+    q(".board-slot").hidden = lobby || !me;
+    q(".race-hud").hidden = lobby || !me || !mine;
+    q(".resign").hidden = !me || race.phase === "finished" || mine?.status !== "playing";
+    tickCountdown();
+    clearInterval(timer);
+    if (race.phase === "countdown" || race.phase === "running") timer = setInterval(tickCountdown, 200);
+    renderResults();
+  }
+
+  function renderHead() {
+    const kind = race.daily ? t("ui.daily_title") : t("ui.race");
+    q(".race-title").textContent = race.daily ? `${kind} · ${race.daily}` : kind;
+    const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy")];
+    bits.push(race.ranked ? t("ui.ranked") : t("ui.casual"));
+    if (race.code) bits.push(race.code);
+    if (race.options?.limit) bits.push(`${t("ui.time_limit")} ${clock(race.options.limit * 1000)}`);
+    q(".race-meta").textContent = bits.join(" · ");
+    const share = q(".share");
+    share.hidden = race.phase !== "lobby" || Boolean(race.daily);
+    q(".share .link").textContent = raceLink(race.race);
+    q(".watchers").hidden = race.watchers == null;
+    q(".watch-n").textContent = String(race.watchers ?? 0);
+  }
+
+  function renderRacers() {
+    const list = q(".racers");
+    list.replaceChildren();
+    for (const r of race.racers ?? []) {
+      const li = document.createElement("li");
+      li.className = "racer";
+      if (race.you && r.seat === race.you.seat) li.classList.add("me");
+      li.dataset.seat = String(r.seat);
+      li.dataset.status = r.status;
+      const pct = Math.round((100 * (r.removed ?? 0)) / TABLEAU);
+      const name = r.name || `${t("ui.racer")} ${r.seat}`;
+      li.innerHTML = `
+        <div class="racer-line"><span class="racer-name"></span><span class="racer-score" dir="ltr"></span></div>
+        <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="${TABLEAU}" aria-valuenow="${r.removed ?? 0}"><span style="width:${pct}%"></span></div>
+        <div class="racer-sub"></div>`;
+      li.querySelector(".racer-name").textContent = r.player === race.host ? `${name} ★` : name;
+      li.querySelector(".racer-score").textContent = race.phase === "lobby" ? "" : String(r.score ?? 0);
+      li.querySelector(".bar").setAttribute("aria-label", `${name}: ${r.removed ?? 0}/${TABLEAU}`);
+      li.querySelector(".racer-sub").textContent =
+        race.phase === "lobby" ? "" : `${statusText(r.status)} · ${r.removed ?? 0}/${TABLEAU} · ${clock(r.elapsed)}`;
+      list.append(li);
+    }
+  }
+
+  /** The phase now: the server sends `race` at the start of the countdown, not when it runs out. */
+  function phaseNow() {
+    if (race.phase === "countdown" && race.starts_at && app.conn.serverNow() >= race.starts_at) return "running";
+    return race.phase;
+  }
+
+  function tickCountdown() {
+    const box = q(".countdown");
+    if (!race) return;
+    const now = app.conn.serverNow();
+    room.dataset.phase = phaseNow();
+    if (phaseNow() === "countdown") {
+      const n = Math.max(1, Math.ceil((race.starts_at - now) / 1000));
+      box.hidden = false;
+      const text = t("ui.starting_in", { n });
+      if (box.textContent !== text) box.textContent = text;
+    } else {
+      box.hidden = true;
+    }
+    if (race.starts_at && mine) {
+      const end = mine.status === "playing" ? now : null;
+      const me = race.racers?.find((r) => race.you && r.seat === race.you.seat);
+      const elapsed = end ? Math.max(0, end - race.starts_at) : me?.elapsed;
+      q(".elapsed").textContent = clock(race.deadline ? Math.min(elapsed, race.deadline - race.starts_at) : elapsed);
+    }
+  }
+
+  function renderResults() {
+    const box = q(".results");
+    const done = race.phase === "finished";
+    box.hidden = !done;
+    if (!done) return;
+    clearInterval(timer);
+    const body = q(".results-table tbody");
+    body.replaceChildren();
+    for (const r of race.results ?? []) {
+      const tr = document.createElement("tr");
+      if (race.you && r.seat === race.you.seat) tr.className = "me";
+      for (const value of [r.rank, r.name || `${t("ui.racer")} ${r.seat}`, statusText(r.status), r.score, clock(r.elapsed), r.moves, r.undos]) {
+        const td = document.createElement("td");
+        td.textContent = String(value);
+        tr.append(td);
+      }
+      body.append(tr);
+    }
+    q(".par").textContent = race.par == null ? "" : t("ui.par", { n: race.par });
+    q(".rematch").hidden = !race.you || Boolean(race.daily);
+    q(".rematch").textContent = race.rematch ? t("ui.join_rematch") : t("ui.rematch");
+    q(".watch-replay").href = `#/watch/${race.race}`;
+  }
+
+  q(".copy-link").addEventListener("click", async () => {
+    if (race && (await copyText(raceLink(race.race)))) toast(t("ui.copied"));
+  });
+  q(".start").addEventListener("click", () => app.conn.send({ t: "race_start", race: raceId }));
+  q(".leave").addEventListener("click", () => {
+    app.conn.send({ t: "race_leave", race: raceId });
+    app.navigate("#/race");
+  });
+  q(".undo").addEventListener("click", () => act("undo"));
+  q(".resign").addEventListener("click", () => app.conn.send({ t: "race_resign", race: raceId }));
+  q(".rematch").addEventListener("click", () => {
+    if (race?.rematch) app.navigate(`#/race/${race.rematch}`);
+    else {
+      awaitingCreate = true;
+      app.conn.send({ t: "race_rematch", race: raceId });
+    }
+  });
+
+  const onKey = boardKeys({
+    tap: (col) => {
+      lastTapped = board.columns[col - 1].lastElementChild;
+      act("tap", col);
+    },
+    draw: () => act("draw"),
+    undo: () => act("undo"),
+  });
+
+  return {
+    root,
+    title: "ui.nav_race",
+    mount(params) {
+      translate(root);
+      listen();
+      document.addEventListener("keydown", onKey);
+      raceId = params?.id ?? null;
+      race = null;
+      mine = null;
+      form.hidden = Boolean(raceId);
+      room.hidden = !raceId;
+      if (raceId) join();
+    },
+    unmount() {
+      for (const off of offs.splice(0)) off();
+      document.removeEventListener("keydown", onKey);
+      clearInterval(timer);
+    },
+    relabel() {
+      translate(root);
+      if (race) render();
+      if (mine) board.relabel(locale());
+    },
+  };
+}

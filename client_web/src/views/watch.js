@@ -1,0 +1,200 @@
+// Watch: every racer's board live, the watcher count, and the replay once the race is over.
+// An id that is not a race is a single game, watched with `open` as a watcher.
+import { Board } from "../board.js";
+import { applyDiff } from "../gamestate.js";
+import { locale, t } from "../i18n.js";
+import { GameSession } from "../session.js";
+import { el, toast, translate } from "../ui.js";
+import { clock, statusText } from "./race.js";
+
+const REPLAY_STEP_MS = 260;
+
+function boardState(b) {
+  return {
+    columns: b.columns ?? [[], [], [], [], [], [], []],
+    discard: b.discard ?? null,
+    stock_count: b.stock ?? 0,
+    score: b.score ?? 0,
+    moves: b.moves ?? 0,
+    status: b.status ?? "playing",
+  };
+}
+
+export function createWatchView(app) {
+  const root = el(`
+    <section class="view watch-view">
+      <div class="panel race-head">
+        <div><h1 class="watch-title" data-t="ui.watch_title"></h1><p class="race-meta"></p></div>
+        <div class="watchers"><span class="label" data-t="ui.watching"></span><b class="watch-n" dir="ltr">0</b></div>
+        <button type="button" class="btn primary replay" data-t="ui.replay" hidden></button>
+      </div>
+      <div class="seats"></div>
+    </section>`);
+  const q = (s) => root.querySelector(s);
+  let id = null;
+  let race = null;
+  let seats = new Map(); // seat -> {board, el, state, progress}
+  let single = null;
+  let replayTimer = null;
+  const offs = [];
+
+  function seatView(seat) {
+    if (seats.has(seat)) return seats.get(seat);
+    const box = el(`<article class="seat panel"><header><b class="seat-name"></b><span class="seat-score" dir="ltr"></span></header><p class="seat-sub"></p></article>`);
+    const board = new Board({ interactive: false, compact: true });
+    box.append(board.el);
+    q(".seats").append(box);
+    const view = { box, board, progress: null, state: null };
+    seats.set(seat, view);
+    return view;
+  }
+
+  function paintSeat(seat, progress, state, diff) {
+    const view = seatView(seat);
+    view.progress = progress;
+    if (state) {
+      view.state = state;
+      view.board.render(state, diff ? diff.a ?? "tap" : "snapshot", diff, locale());
+    }
+    view.box.dataset.status = progress.status;
+    view.box.querySelector(".seat-name").textContent = progress.name || `${t("ui.racer")} ${seat}`;
+    view.box.querySelector(".seat-score").textContent = String(progress.score ?? 0);
+    view.box.querySelector(".seat-sub").textContent =
+      `${statusText(progress.status)} · ${progress.removed ?? 0}/35 · ${clock(progress.elapsed)}`;
+  }
+
+  function renderHead() {
+    if (!race) return;
+    const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy"), t(`ui.phase.${race.phase}`)];
+    if (race.code) bits.push(race.code);
+    q(".race-meta").textContent = bits.join(" · ");
+    q(".watch-n").textContent = String(race.watchers ?? 0);
+    q(".replay").hidden = race.phase !== "finished";
+    root.dataset.phase = race.phase;
+  }
+
+  function listen() {
+    offs.push(
+      app.conn.on("race_watch", (m) => {
+        if (m.race !== id) return;
+        race = m;
+        q(".seats").replaceChildren();
+        seats = new Map();
+        for (const b of m.boards ?? []) paintSeat(b.seat, b, boardState(b), null);
+        renderHead();
+      }),
+      app.conn.on("race_board", (m) => {
+        if (m.race !== id) return;
+        paintSeat(m.board.seat, m.board, boardState(m.board), m.diff ?? null);
+      }),
+      app.conn.on("race_progress", (m) => {
+        if (m.race !== id) return;
+        paintSeat(m.racer.seat, m.racer, null, null);
+      }),
+      app.conn.on("race", (m) => {
+        if (m.race !== id) return;
+        race = { ...race, ...m };
+        for (const r of m.racers ?? []) if (seats.has(r.seat)) paintSeat(r.seat, r, null, null);
+        renderHead();
+      }),
+      app.conn.on("watchers", (m) => {
+        if (m.race !== id || !race) return;
+        race.watchers = m.n;
+        renderHead();
+      }),
+      app.conn.on("error", (m) => {
+        if (m.ref !== "watch") return;
+        if (m.code === "race_not_found") return watchGame();
+        toast(m.message ?? m.code, "error");
+      }),
+      app.conn.on("ready", () => start()),
+    );
+  }
+
+  function start() {
+    if (id && app.conn.ready) app.conn.send({ t: "watch", race: id });
+  }
+
+  function watchGame() {
+    single?.dispose();
+    single = new GameSession(app.conn, {
+      onChange: (state, change, diff) => {
+        const view = seatView(1);
+        paintSeat(1, { name: state.code ?? "", score: state.score, status: state.status, removed: 35 - state.columns.flat().length }, state, diff);
+        view.board.el.dataset.v = String(state.v);
+      },
+    });
+    single.open(id, "watcher");
+  }
+
+  async function replay() {
+    clearInterval(replayTimer);
+    const games = (race.results ?? race.racers ?? []).map((r) => [r.seat, r.game]).filter(([, g]) => g);
+    const records = await Promise.all(
+      games.map(([seat, game]) =>
+        fetch(`/api/games/${game}`)
+          .then((r) => (r.ok ? r.json() : null))
+          .then((rec) => [seat, rec])
+          .catch(() => [seat, null]),
+      ),
+    );
+    const runs = [];
+    for (const [seat, rec] of records) {
+      if (!rec) continue;
+      const start = {
+        game: rec.game, v: 0, columns: rec.deal.columns, discard: rec.deal.discard, stock_count: rec.deal.stock.length,
+        score: 0, moves: 0, undos: 0, status: "playing",
+      };
+      const view = seatView(seat);
+      view.board.render(start, "snapshot", null, locale());
+      runs.push({ seat, state: start, steps: rec.steps ?? [], i: 0, view });
+    }
+    root.dataset.replay = "running";
+    replayTimer = setInterval(() => {
+      let left = 0;
+      for (const run of runs) {
+        if (run.i >= run.steps.length) continue;
+        const step = { ...run.steps[run.i], game: run.state.game, v: run.i + 1, from: run.i };
+        const { state } = applyDiff(run.state, step);
+        run.state = state;
+        run.i += 1;
+        run.view.board.render(state, step.a, step, locale());
+        left += run.steps.length - run.i;
+      }
+      if (left === 0) {
+        clearInterval(replayTimer);
+        root.dataset.replay = "done";
+      }
+    }, REPLAY_STEP_MS);
+  }
+  q(".replay").addEventListener("click", () => replay());
+
+  return {
+    root,
+    title: "ui.watch_title",
+    mount(params) {
+      translate(root);
+      id = params?.id ?? null;
+      race = null;
+      seats = new Map();
+      q(".seats").replaceChildren();
+      listen();
+      start();
+    },
+    unmount() {
+      for (const off of offs.splice(0)) off();
+      if (id && race) app.conn.send({ t: "unwatch", race: id });
+      single?.dispose();
+      single = null;
+      clearInterval(replayTimer);
+    },
+    relabel() {
+      translate(root);
+      renderHead();
+      for (const [seat, view] of seats) {
+        if (view.progress) paintSeat(seat, view.progress, null, null);
+        view.board.relabel(locale());
+      }
+    },
+  };
+}

@@ -1,0 +1,128 @@
+"""A race of two browser contexts with a third watching; the daily challenge; the leaderboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from golfrace.engine.i18n import catalog
+
+from .helpers import shot
+
+UI = catalog("en")["ui"]
+
+
+def open_page(new_context: Any, url: str) -> Any:
+    page = new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.errors = errors
+    return page
+
+
+def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
+    base = web_server.http
+    host = open_page(new_context, base + "/#/race")
+    host.fill("#race-name", "Ana")
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = host.evaluate("location.hash.split('/')[2]")
+    link = host.locator(".share .link")
+    link.wait_for()
+    assert link.text_content() == f"{base}/r/{race_id}"
+
+    guest = open_page(new_context, f"{base}/r/{race_id}")  # the shared link
+    guest.wait_for_function("document.querySelectorAll('.racer').length === 2")
+    host.wait_for_function("document.querySelectorAll('.racer').length === 2")
+    assert guest.locator(".start").is_hidden()  # only the host starts
+    assert guest.text_content(".waiting") == UI["waiting_host"]
+    shot(host, "race-lobby")
+
+    watcher = open_page(new_context, f"{base}/watch/{race_id}")
+    watcher.wait_for_function("document.querySelectorAll('.seat').length === 2")
+    host.wait_for_function("document.querySelector('.watch-n').textContent === '1'")
+
+    host.click(".start")
+    for page in (host, guest):
+        page.wait_for_selector(".countdown:not([hidden])")
+    assert guest.text_content(".countdown").startswith("Starting in")
+    for page in (host, guest):
+        page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+
+    # the host draws twice: the host's own board, the guest's view of the host's progress, the watcher's board
+    for n in (1, 2):
+        host.keyboard.press("d")
+        host.wait_for_selector(f'.race-room[data-v="{n}"]')
+    host.wait_for_function("document.querySelector('.race-board .count').textContent === '14'")
+    watcher.wait_for_function("document.querySelector('.seat .count').textContent === '14'")
+    assert guest.text_content(".race-board .count") == "16"  # the guest's own board did not move
+    guest.keyboard.press("d")
+    watcher.wait_for_function(
+        "[...document.querySelectorAll('.seat .count')].map(e => e.textContent).join() === '14,15'"
+    )
+    shot(host, "race-running")
+    shot(watcher, "race-watch")
+
+    for page in (host, guest):
+        page.click(".resign")
+    for page in (host, guest, watcher):
+        page.wait_for_selector("[data-phase=finished]")
+    host.wait_for_selector(".results:not([hidden])")
+    assert host.locator(".results-table tbody tr").count() == 2
+    assert host.locator(".results-table tbody tr.me").count() == 1
+    shot(host, "race-results")
+    # the watcher sees the code after the end, and can replay the race
+    watcher.wait_for_function("/GO1-[EC]-[A-Z]{7}/.test(document.querySelector('.race-meta').textContent)")
+    watcher.click(".replay")
+    watcher.wait_for_selector(".watch-view[data-replay=done]", timeout=10_000)
+    shot(watcher, "race-replay")
+
+    # rematch: the host asks, the guest follows without a new link
+    host.click(".rematch")
+    host.wait_for_function(
+        "id => location.hash.startsWith('#/race/') && !location.hash.endsWith(id)", arg=race_id
+    )
+    guest.wait_for_function(
+        "text => document.querySelector('.rematch').textContent === text", arg=UI["join_rematch"]
+    )
+    guest.click(".rematch")
+    for page in (host, guest):
+        page.wait_for_function(
+            "document.querySelector('.race-room').dataset.phase === 'lobby'"
+            " && document.querySelectorAll('.racer').length === 2"
+        )
+    for page in (host, guest, watcher):
+        assert not page.errors, page.errors
+
+
+def test_daily_challenge_and_its_leaderboard(new_context: Any, web_server: Any) -> None:
+    page = open_page(new_context, web_server.http + "/#/daily")
+    page.wait_for_selector(".daily-view[data-played]")
+    assert page.get_attribute(".daily-view", "data-played") == "0"
+    assert page.text_content(".play-daily") == UI["daily_play"]
+    page.wait_for_function(
+        "/^\\d+:\\d\\d:\\d\\d$/.test(document.querySelector('.daily-view .next').textContent)"
+    )
+    shot(page, "daily-before")
+    page.click(".play-daily")
+    page.wait_for_function("location.hash.startsWith('#/race/')")
+    page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    assert page.text_content(".race-title").startswith(UI["daily_title"])
+    page.keyboard.press("d")
+    page.wait_for_selector('.race-room[data-v="1"]')
+    page.click(".resign")
+    page.wait_for_selector(".results:not([hidden])")
+
+    page.goto(web_server.http + "/#/daily")
+    page.wait_for_selector(".daily-view[data-played='1']")
+    share = page.text_content(".share-text")
+    assert share and "Golf Race" in share
+    assert page.text_content(".play-daily") == UI["daily_practice"]
+    assert int(page.text_content(".daily-view .streak")) >= 1
+    shot(page, "daily-after")
+
+    page.click(".board-link")
+    page.wait_for_selector(".boards-view[data-loaded^='daily:']")
+    assert page.locator(".board-table tr.me").count() == 1  # your own rank, highlighted
+    shot(page, "leaderboard")
+    assert not page.errors, page.errors
