@@ -67,6 +67,7 @@ def apply_diff(state: dict[str, Any], d: dict[str, Any]) -> None:
 
 
 async def play_out(client: Client, race: str, state: dict[str, Any], seq: int, limit: int = 400) -> int:
+    state = json.loads(json.dumps(state))  # a copy: the received frames stay as they arrived
     while state["status"] == "playing" and seq < limit:
         move = greedy(state)
         if move is None:
@@ -122,7 +123,7 @@ async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any
 
     # Bob makes three moves and resigns; Ann plays on to her end.
     seq_b = 0
-    state_b = bob_game["state"]
+    state_b = json.loads(json.dumps(bob_game["state"]))
     for _ in range(3):
         seq_b += 1
         move = greedy(state_b)
@@ -276,9 +277,8 @@ async def test_late_watcher_gets_snapshots_and_the_count_follows_connections(mak
     rid = (await new_race(ann, name="Ann"))["race"]
     view = await start(ann, rid)
     game = await ann.expect("race_game", T)
-    game = json.loads(json.dumps(game))  # keep the starting tableau: play_out changes the state it is given
     await wait_start(view)
-    await play_out(ann, rid, json.loads(json.dumps(game["state"])), 0, limit=2)
+    await play_out(ann, rid, game["state"], 0, limit=2)
     eve = await make_client(name="Eve")
     await eve.send({"t": "watch", "race": f"{rid}-1"})  # a race game id watches its race
     snap = await eve.expect("race_watch", T)
