@@ -8,7 +8,7 @@ from golfrace.engine import Draw, Game, Tap, Undo
 from golfrace.engine.describe import describe
 from golfrace.engine.i18n import card_name, catalog, refusal_message
 
-from .helpers import EXAMPLE_CODE, deal, press, replay, shot, version, wait_version
+from .helpers import EXAMPLE_CODE, REPO, deal, press, replay, shot, version, wait_version
 
 FOCUSED_CARD = "document.activeElement && document.activeElement.classList.contains('card')"
 
@@ -118,3 +118,18 @@ def test_phone_layout_fits_the_screen(new_context: Any, web_server: Any) -> None
     page.wait_for_selector('.play[data-v="1"]')
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     shot(page, "play-phone")
+
+
+def test_rules_page_in_each_language(page: Any) -> None:
+    page.click(".nav a[data-view=rules]")
+    titles = set()
+    for loc in ("en", "ro", "ms", "he"):
+        page.select_option(".lang-select", loc)
+        source = (REPO / "docs" / f"rules-{loc}.md").read_text("utf-8")
+        first = next(line for line in source.splitlines() if line.startswith("# "))[2:].strip()
+        page.wait_for_function(
+            "text => document.querySelector('.rules-body h1')?.textContent === text", arg=first
+        )
+        titles.add(first)
+    assert len(titles) == 4
+    shot(page, "rules-he")
