@@ -48,6 +48,7 @@ log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
 EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire",)
 HEALTH_TIMEOUT = 2.0
+REDIS_POOL_WAIT = 5.0  # seconds a request waits for a free Redis connection before `unavailable`
 
 
 def static_dir(settings: Settings) -> Path | None:
@@ -70,7 +71,10 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> S
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        redis = aioredis.from_url(settings.redis_url or "", decode_responses=False)
+        pool = aioredis.BlockingConnectionPool.from_url(
+            settings.redis_url or "", max_connections=settings.redis_connections, timeout=REDIS_POOL_WAIT
+        )
+        redis = aioredis.Redis(connection_pool=pool, decode_responses=False)
         await redis.ping()
         store = Store(redis, settings)
         secret = settings.secret or await store.shared_secret()
@@ -93,6 +97,7 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> S
             await asyncio.sleep(0.05)
             await hub.stop()
             await redis.aclose()
+            await pool.aclose()
 
     routes: list[BaseRoute] = [
         WebSocketRoute("/ws", websocket_endpoint),
@@ -168,7 +173,6 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     session = Session(ctx, websocket, chosen or JSON)
     ctx.sessions.add(session)
     metrics.CONNECTIONS.inc()
-    writer = asyncio.create_task(session.writer())
     loop = asyncio.get_running_loop()
 
     def no_hello() -> None:
@@ -192,10 +196,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         hello_timer.cancel()
         ctx.sessions.discard(session)
         metrics.CONNECTIONS.dec()
-        if not writer.done():
-            writer.cancel()
-        with contextlib.suppress(BaseException):
-            await writer
+        await session.stop_writer()
         await session.shutdown()
 
 

@@ -7,6 +7,7 @@ for errors. Every type except ``hello`` needs an identified session.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -23,6 +24,7 @@ from .session import Session
 from .store import channel, now_ms
 from .views import action_name, diff
 
+log = logging.getLogger("golfrace.handlers")
 Handler = Callable[[Session, dict[str, Any]], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}
 ANONYMOUS = {"hello", "ping"}
@@ -51,6 +53,7 @@ async def dispatch(session: Session, msg: dict[str, Any]) -> None:
     try:
         await fn(session, msg)
     except (RedisError, OSError) as exc:
+        log.warning("storage failed on %s: %r", t, exc)
         raise ProtocolError("unavailable", "storage is unreachable, retry later", ref=_ref(msg)) from exc
 
 
@@ -173,13 +176,15 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
         raise ProtocolError("not_open", "open the game as its player first", ref=seq, game=game_id)
     action = _action(msg)
     store = session.ctx.store
+    stored = store.cached(game_id)  # optimistic: the commit checks the version and the seq in Redis
     for _ in range(session.settings.cas_retries):
-        stored, earlier = await store.load_with_answer(game_id, session.stream, seq)
-        if earlier is not None:
-            session.send(localize(unpack(earlier), session.lang))
-            return
         if stored is None:
-            raise ProtocolError("no_game", "the game has expired", ref=seq, game=game_id)
+            stored, earlier = await store.load_with_answer(game_id, session.stream, seq)
+            if earlier is not None:
+                session.send(localize(unpack(earlier), session.lang))
+                return
+            if stored is None:
+                raise ProtocolError("no_game", "the game has expired", ref=seq, game=game_id)
         if stored.owner != session.player:
             raise ProtocolError("not_player", "this game belongs to another player", ref=seq, game=game_id)
         before: Game = stored.game
@@ -205,6 +210,7 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
         metrics.REDIS_SECONDS.observe(time.perf_counter() - started)
         if result.outcome == "conflict":
             metrics.CONFLICTS.inc()
+            stored = None
             continue
         if result.outcome == "dup" and result.answer is not None:
             session.send(localize(unpack(result.answer), session.lang))
@@ -212,10 +218,12 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
         if result.outcome == "stale":
             raise ProtocolError("stale_seq", f"seq {seq} is older than the last answered", ref=seq)
         if result.outcome == "nogame":
+            store.forget(game_id)
             raise ProtocolError("no_game", "the game has expired", ref=seq, game=game_id)
         if change is not None and after is not None:
+            store.advanced(stored, after)
             metrics.MOVES.labels(action_name(action)).inc()
-            session.offer_diff(change)
+            session.ctx.hub.deliver_local(channel(game_id), change)
             if (before.status is Status.PLAYING) != (after.status is Status.PLAYING):
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
         else:

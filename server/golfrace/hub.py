@@ -98,6 +98,12 @@ class Hub:
         """Publish a message map to every instance's subscribers of ``channel``."""
         return int(await self.redis.publish(channel, pack(message)))
 
+    def deliver_local(self, channel: str, message: dict[str, Any]) -> None:
+        """Hand a message this process just published to its local subscribers now, without waiting for
+        the pub/sub echo (subscribers drop the echo: diffs carry versions)."""
+        if self.subscribers.get(channel):
+            self._deliver(Envelope.of(channel, message))
+
     async def _read(self) -> None:
         backoff = 0.05
         while True:
@@ -135,9 +141,11 @@ class Hub:
             return
         if not isinstance(message, dict):
             return
-        envelope = Envelope(channel, raw, message)
-        for sub in list(subs):
+        self._deliver(Envelope(channel, raw, message))
+
+    def _deliver(self, envelope: Envelope) -> None:
+        for sub in list(self.subscribers.get(envelope.channel, ())):
             try:
                 sub.deliver(envelope)
             except Exception:
-                log.exception("subscriber failed on %s", channel)
+                log.exception("subscriber failed on %s", envelope.channel)

@@ -57,7 +57,6 @@ class Session:
         self.channels: set[str] = set()
         self.extras: dict[str, Any] = {}
         self._queue: deque[bytes | str] = deque()
-        self._wake = asyncio.Event()
         self._full_since: float | None = None
         self._close_code: int | None = None
         self._tokens = float(self.settings.burst)
@@ -114,14 +113,17 @@ class Session:
                 metrics.DROPPED.inc()
                 return False
         self._queue.append(frame)
-        self._wake.set()
+        self._ensure_writer()
         return True
 
     def _check_slow(self) -> None:
         full = self._full_since
-        if full is not None and len(self._queue) >= self.settings.send_queue:
-            if time.monotonic() - full > self.settings.slow_grace:
-                self.close(CLOSE_TOO_SLOW)
+        if (
+            full is not None
+            and len(self._queue) >= self.settings.send_queue
+            and time.monotonic() - full > self.settings.slow_grace
+        ):
+            self.close(CLOSE_TOO_SLOW)
 
     def close(self, code: int) -> None:
         """Close soon with ``code``: frames still queued are discarded."""
@@ -129,30 +131,27 @@ class Session:
             self._close_code = code
             metrics.CLOSES.labels(str(code)).inc()
             self._queue.clear()
-            self._wake.set()
             if self._sending and self._writer_task is not None:
                 self._writer_task.cancel()
+            self._ensure_writer()
 
     @property
     def closing(self) -> bool:
         return self._close_code is not None
 
-    async def writer(self) -> None:
-        """Drain the queue into the socket; the only task that writes to it. ``close`` cancels it even in the
-        middle of a send to a stalled socket, then the close frame gets ``CLOSE_TIMEOUT`` seconds."""
-        self._writer_task = asyncio.current_task()
+    def _ensure_writer(self) -> None:
+        task = self._writer_task
+        if task is None or task.done():
+            self._writer_task = asyncio.create_task(self._write())
+
+    async def _write(self) -> None:
+        """Drain the queue into the socket, then end (an idle connection holds no task). The only code that
+        writes to the socket; ``close`` cancels it even in the middle of a send to a stalled socket, then the
+        close frame gets ``CLOSE_TIMEOUT`` seconds."""
         ws = self.websocket
         binary = self.codec == MSGPACK
         try:
-            while True:
-                if not self._queue:
-                    if self._close_code is not None:
-                        break
-                    self._full_since = None
-                    self._catch_up()
-                    self._wake.clear()
-                    await self._wake.wait()
-                    continue
+            while self._queue:
                 frame = self._queue.popleft()
                 self._sending = True
                 if binary:
@@ -162,10 +161,25 @@ class Session:
                 self._sending = False
                 metrics.MESSAGES_OUT.inc()
         except asyncio.CancelledError:
+            self._sending = False
             if self._close_code is None:
                 raise
+        if self._close_code is None:
+            self._full_since = None
+            self._catch_up()
+            return
         with contextlib.suppress(Exception):
             await asyncio.wait_for(ws.close(self._close_code), CLOSE_TIMEOUT)
+
+    async def stop_writer(self) -> None:
+        """The connection ends: let a close frame in progress go out (bounded), else stop writing."""
+        task = self._writer_task
+        if task is None or task.done():
+            return
+        if self._close_code is None:
+            task.cancel()
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(task, CLOSE_TIMEOUT + 1)
 
     # --- following games -----------------------------------------------------------------------------------
     async def follow(self, stored: Stored, role: str, rid: str | None = None) -> None:

@@ -19,6 +19,8 @@ class Settings:
     """Any Redis >= 6.2 or Valkey. None: `golfrace serve` starts an embedded redis-server in ``data_dir``."""
     data_dir: str = "var"
     """Embedded Redis: unix socket, append-only file and snapshot live here, so games survive a restart."""
+    redis_connections: int = 64
+    """Redis connections per process (plus one for pub/sub); requests wait for a free one."""
     secret: str | None = None
     """Signs player tokens. None: a random secret is created once and kept in Redis (shared by instances)."""
     static_dir: str | None = None
@@ -59,6 +61,8 @@ class Settings:
     """Games one connection may follow at once (as player or watcher); more gets ``too_many_games``."""
     max_player_games: int = 50
     """Open games listed for a player in ``welcome`` (most recent first)."""
+    game_cache: int = 20_000
+    """Games kept in process memory as last seen (a guess checked by every commit; ~3 KB each)."""
     cas_retries: int = 20
     """Attempts at a compare-and-set move before ``busy`` (only contention on one game can use them)."""
 

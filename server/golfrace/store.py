@@ -21,7 +21,8 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, replace
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -54,6 +55,9 @@ local ttl = tonumber(ARGV[10])
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ttl) end
 return {'ok'}
 """
+
+
+FIELDS = ["state", "v", "owner", "hidden", "created", "meta"]
 
 
 def game_key(game_id: str) -> str:
@@ -105,6 +109,26 @@ class Store:
         self.redis: Any = redis  # bytes in, bytes out (decode_responses=False)
         self.settings = settings
         self._commit: Any = redis.register_script(COMMIT)
+        # Games this process touched last, as of the version it last saw. Only a guess: every commit checks
+        # the version in Redis, and a conflict reloads. Saves a round trip and a re-deal per move.
+        self._cache: OrderedDict[str, Stored] = OrderedDict()
+
+    # --- the local cache ----------------------------------------------------------------------------------
+    def cached(self, game_id: str) -> Stored | None:
+        stored = self._cache.get(game_id)
+        if stored is not None:
+            self._cache.move_to_end(game_id)
+        return stored
+
+    def remember(self, stored: Stored) -> Stored:
+        self._cache[stored.id] = stored
+        self._cache.move_to_end(stored.id)
+        while len(self._cache) > self.settings.game_cache:
+            self._cache.popitem(last=False)
+        return stored
+
+    def forget(self, game_id: str) -> None:
+        self._cache.pop(game_id, None)
 
     # --- games ----------------------------------------------------------------------------------------
     async def create(
@@ -135,23 +159,24 @@ class Store:
             pipe.zremrangebyrank(pkey, 0, -self.settings.max_player_games - 1)
             pipe.expire(pkey, self.settings.player_ttl)
             await pipe.execute()
-        return Stored(game_id, game, 0, owner, hidden, created, meta)
+        return self.remember(Stored(game_id, game, 0, owner, hidden, created, meta))
 
     async def load(self, game_id: str) -> Stored | None:
-        fields = await self.redis.hmget(
-            game_key(game_id), ["state", "v", "owner", "hidden", "created", "meta"]
-        )
-        return _stored(game_id, fields)
+        fields = await self.redis.hmget(game_key(game_id), FIELDS)
+        return self._keep(_stored(game_id, fields, self._cache.get(game_id)))
+
+    def _keep(self, stored: Stored | None) -> Stored | None:
+        return None if stored is None else self.remember(stored)
 
     async def load_with_answer(
         self, game_id: str, stream: str, seq: int
     ) -> tuple[Stored | None, bytes | None]:
         """The game and, when this ``seq`` was answered before, that answer (one round trip)."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hmget(game_key(game_id), ["state", "v", "owner", "hidden", "created", "meta"])
+            pipe.hmget(game_key(game_id), FIELDS)
             pipe.hget(game_key(game_id) + ":seq", f"{stream}#{seq}")
             fields, answer = await pipe.execute()
-        return _stored(game_id, fields), answer
+        return self._keep(_stored(game_id, fields, self._cache.get(game_id))), answer
 
     async def commit(
         self,
@@ -188,6 +213,10 @@ class Store:
         reply = await self._commit(keys=[key, key + ":log", key + ":diffs", key + ":seq"], args=args)
         outcome = reply[0].decode()
         return Commit(outcome, reply[1] if outcome == "dup" else None)
+
+    def advanced(self, stored: Stored, after: Game) -> Stored:
+        """Remember that ``stored`` moved to ``after`` (version + 1) by a commit of ours."""
+        return self.remember(replace(stored, game=after, v=stored.v + 1))
 
     async def set_open(self, owner: str, game_id: str, is_open: bool) -> None:
         """Keep ``player:{PID}:games`` listing exactly the unfinished games."""
@@ -243,10 +272,12 @@ class Store:
         return (time.perf_counter() - start) * 1000
 
 
-def _stored(game_id: str, fields: list[bytes | None]) -> Stored | None:
+def _stored(game_id: str, fields: list[bytes | None], known: Stored | None = None) -> Stored | None:
     state, v, owner, hidden, created, meta = fields
     if state is None or v is None or owner is None:
         return None
+    if known is not None and known.v == int(v):
+        return known
     return Stored(
         game_id,
         Game.from_state(json.loads(state)),
