@@ -19,7 +19,7 @@ from .game import Game
 from .rules import Rules, Variants, fits
 
 RADIX = ROWS + 1
-SPACE = RADIX**COLUMNS
+SPACE: int = RADIX**COLUMNS
 STRIDE = tuple(RADIX**c for c in range(COLUMNS))
 RANKS = 14  # 0 is a joker (or the empty discard: both take any card), 1–13 Ace…King
 WILD = 0
@@ -39,7 +39,7 @@ def unpack(index: int) -> tuple[int, ...]:
 
 @cache
 def slabs() -> tuple[tuple[int, ...], ...]:
-    """``slabs()[c][v]``: the set of all indices whose column ``c`` has height ``v``."""
+    """``slabs()[c][v]``: the set of all indices whose base-6 digit ``c`` is ``v``."""
     out = []
     for c in range(COLUMNS):
         width = STRIDE[c]
@@ -57,7 +57,7 @@ def slabs() -> tuple[tuple[int, ...], ...]:
 
 @cache
 def levels() -> tuple[int, ...]:
-    """``levels()[s]``: the set of all indices whose heights add up to ``s`` (0 … 35)."""
+    """``levels()[s]``: the set of all indices whose base-6 digits add up to ``s`` (0 … 35)."""
     slab = slabs()
     by_sum = list(slab[0])  # sums over column 0 only
     for c in range(1, COLUMNS):

@@ -1,0 +1,206 @@
+"""Benchmark: the exact solver against a plain memoised depth-first search, on the same deals, in one process.
+
+    .venv/bin/python bench/solver.py [--deals 1000] [--seed 2026] [--memory-sample 20]
+
+The deals are the first ``--deals`` codes per rule set drawn with the engine's documented SplitMix64 from
+``--seed`` (so every run and every machine uses the same deals). For each deal both searches answer the same
+question — can the deal be won, and how many cards can be removed at best — and must agree; every line the
+solver returns is replayed through the engine. Reported per rule set: total time of each search and the
+ratio, median/p95/max per deal, states per second, and peak memory (tracemalloc, in a separate pass so that
+tracing does not slow the timed runs; the baseline's memory on a sample, because tracing its millions of
+dict entries is slow). Targets: >= 20x in total, p95 <= 100 ms per deal, < 200 MB for any deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+
+from golfrace.engine import Game, GameCode, Rules, Status, replay
+from golfrace.engine.codes import SEED_SPACE
+from golfrace.engine.rng import SplitMix64
+from golfrace.engine.solver import solve
+from golfrace.engine.solver_space import levels, slabs
+
+TARGET_RATIO = 20.0
+TARGET_P95 = 0.100
+TARGET_MEMORY = 200 * 2**20
+TABLEAU = 35
+
+
+def bench_codes(rules: Rules, count: int, seed: int) -> list[GameCode]:
+    rng = SplitMix64(seed)
+    return [GameCode(rules, rng.below(SEED_SPACE)) for _ in range(count)]
+
+
+def baseline(game: Game) -> tuple[int, int]:
+    """Plain memoised DFS. State: (column heights, stock position, discard rank). Tries the removals column
+    by column, then the draw; stops at the first win. Returns (most cards removable, states)."""
+    d = game.deal
+    columns = [[c.rank for c in col] for col in d.columns]
+    stock = [c.rank for c in d.stock]
+    easy = game.rules is Rules.EASY
+    memo: dict[tuple[tuple[int, ...], int, int], int] = {}
+
+    def fits(card: int, top: int) -> bool:
+        gap = abs(card - top)
+        return gap == 1 or (easy and gap == 12)
+
+    def go(heights: tuple[int, ...], drawn: int, top: int) -> int:
+        key = (heights, drawn, top)
+        if key in memo:
+            return memo[key]
+        best = TABLEAU - sum(heights)
+        memo[key] = best
+        if best < TABLEAU:
+            for c in range(7):
+                h = heights[c]
+                if h and fits(columns[c][h - 1], top):
+                    got = go((*heights[:c], h - 1, *heights[c + 1 :]), drawn, columns[c][h - 1])
+                    best = max(best, got)
+                    if best == TABLEAU:
+                        break
+            if best < TABLEAU and drawn < len(stock):
+                best = max(best, go(heights, drawn + 1, stock[drawn]))
+        memo[key] = best
+        return best
+
+    assert game.discard is not None
+    best = go(game.heights, game.drawn, game.discard.rank)
+    return best, len(memo)
+
+
+@dataclass
+class Runs:
+    seconds: list[float]
+    states: list[int]
+
+    def total(self) -> float:
+        return sum(self.seconds)
+
+    def quantile(self, q: float) -> float:
+        ordered = sorted(self.seconds)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    def rate(self) -> float:
+        return sum(self.states) / self.total()
+
+
+def peak_bytes(fn: Callable[[], object]) -> int:
+    gc.collect()
+    tracemalloc.start()
+    tracemalloc.reset_peak()
+    fn()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return peak
+
+
+@dataclass
+class RuleSetRun:
+    rules: Rules
+    deals: int
+    winnable: int
+    ours: Runs
+    base: Runs
+    our_peak: int
+    base_peak: int
+    memory_sample: int
+
+
+def run(rules: Rules, count: int, seed: int, memory_sample: int) -> RuleSetRun:
+    codes = bench_codes(rules, count, seed)
+    ours, base = Runs([], []), Runs([], [])
+    wins = 0
+    for i, code in enumerate(codes, start=1):
+        game = Game.new(code)
+        t0 = time.perf_counter()
+        result = solve(game)
+        t1 = time.perf_counter()
+        best, states = baseline(game)
+        t2 = time.perf_counter()
+        ours.seconds.append(t1 - t0)
+        ours.states.append(result.states)
+        base.seconds.append(t2 - t1)
+        base.states.append(states)
+        if result.best_removed != best or result.winnable is not (best == TABLEAU):
+            raise SystemExit(f"DISAGREE on {code}: solver {result}, baseline best {best}")
+        end = replay(code, list(result.line))
+        expected = Status.WON if result.winnable else Status.STUCK
+        if end.status is not expected or end.removed != result.best_removed:
+            raise SystemExit(f"BAD LINE on {code}: ends {end.status.value} with {end.removed} removed")
+        wins += bool(result.winnable)
+        if i % 50 == 0:
+            print(f"  {rules.value}: {i}/{count} deals", file=sys.stderr, flush=True)
+    our_peak = max(peak_bytes(lambda c=c: solve(Game.new(c))) for c in codes)
+    base_peak = max(peak_bytes(lambda c=c: baseline(Game.new(c))) for c in codes[:memory_sample])
+    return RuleSetRun(rules, count, wins, ours, base, our_peak, base_peak, min(memory_sample, count))
+
+
+def report(r: RuleSetRun) -> list[str]:
+    ours, base = r.ours, r.base
+    ratio = base.total() / ours.total()
+    our_peak, base_peak = r.our_peak, r.base_peak
+    ms = 1000.0
+    lines = [
+        f"## {r.rules.value}: {r.deals} deals, {r.winnable} winnable; verdicts and best counts agree on all",
+        "",
+        "| | solver | baseline |",
+        "|---|---:|---:|",
+        f"| total time | {ours.total():.2f} s | {base.total():.2f} s |",
+        f"| median per deal | {ours.quantile(0.5) * ms:.1f} ms | {base.quantile(0.5) * ms:.1f} ms |",
+        f"| p95 per deal | {ours.quantile(0.95) * ms:.1f} ms | {base.quantile(0.95) * ms:.1f} ms |",
+        f"| max per deal | {max(ours.seconds) * ms:.1f} ms | {max(base.seconds) * ms:.1f} ms |",
+        f"| states per deal (mean) | {statistics.fmean(ours.states):,.0f}"
+        f" | {statistics.fmean(base.states):,.0f} |",
+        f"| states per second | {ours.rate():,.0f} | {base.rate():,.0f} |",
+        f"| peak memory, worst deal | {our_peak / 2**20:.1f} MB | {base_peak / 2**20:.1f} MB"
+        f" (first {r.memory_sample} deals) |",
+        "",
+        f"ratio (baseline total / solver total): **{ratio:.1f}x**",
+        "",
+        f"- ratio >= {TARGET_RATIO:.0f}x: {'PASS' if ratio >= TARGET_RATIO else 'FAIL'}",
+        f"- p95 <= {TARGET_P95 * ms:.0f} ms: {'PASS' if ours.quantile(0.95) <= TARGET_P95 else 'FAIL'}",
+        f"- memory < {TARGET_MEMORY / 2**20:.0f} MB: {'PASS' if our_peak < TARGET_MEMORY else 'FAIL'}",
+        "",
+    ]
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--memory-sample", type=int, default=20)
+    args = parser.parse_args()
+    sys.setrecursionlimit(10_000)
+    t0 = time.perf_counter()
+    slabs(), levels()  # built once per process (deal-independent masks)
+    warm = time.perf_counter() - t0
+    results = [run(rules, args.deals, args.seed, args.memory_sample) for rules in (Rules.EASY, Rules.CLASSIC)]
+    print(f"# Solver benchmark (seed {args.seed}, Python {sys.version.split()[0]})")
+    print()
+    print(f"One-time set-up of the deal-independent masks: {warm * 1000:.0f} ms per process.")
+    print()
+    failed = False
+    for r in results:
+        lines = report(r)
+        failed = failed or any(line.endswith("FAIL") for line in lines)
+        print("\n".join(lines))
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"Process peak RSS (both searches): {rss:.0f} MB")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
