@@ -214,12 +214,6 @@ class Session:
             return
         self._push(self._frame(envelope), broadcast=True)
 
-    def offer_diff(self, diff: dict[str, Any]) -> None:
-        """A diff this instance just committed (sent to the actor without waiting for the pub/sub echo)."""
-        follow = self.follows.get(diff["game"])
-        if follow is not None:
-            self._offer(diff["game"], follow, Envelope.of(channel(diff["game"]), diff))
-
     def _frame(self, envelope: Envelope) -> bytes | str:
         return envelope.raw if self.codec == MSGPACK else envelope.json
 
