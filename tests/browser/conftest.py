@@ -38,10 +38,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the browser tests and run them last: Playwright's sync API keeps its own event loop for the rest
+    of the session, and the asyncio tests must not run after it has started."""
     here = Path(__file__).parent
-    for item in items:
-        if here in Path(str(item.fspath)).parents:
-            item.add_marker(pytest.mark.browser)
+    browser_items = [item for item in items if here in Path(str(item.fspath)).parents]
+    for item in browser_items:
+        item.add_marker(pytest.mark.browser)
+    others = [item for item in items if item not in browser_items]
+    items[:] = others + browser_items
 
 
 def _need(condition: bool, reason: str) -> None:
