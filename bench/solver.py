@@ -6,9 +6,9 @@ The deals are the first ``--deals`` codes per rule set drawn with the engine's d
 ``--seed`` (so every run and every machine uses the same deals). For each deal both searches answer the same
 question — can the deal be won, and how many cards can be removed at best — and must agree; every line the
 solver returns is replayed through the engine. Reported per rule set: total time of each search and the
-ratio, median/p95/max per deal, states per second, and peak memory (tracemalloc, in a separate pass so that
-tracing does not slow the timed runs; the baseline's memory on a sample, because tracing its millions of
-dict entries is slow). Targets: >= 20x in total, p95 <= 100 ms per deal, < 200 MB for any deal.
+ratio, median/p95/max per deal, states per second, and peak memory (tracemalloc, in an extra untimed run
+so that tracing does not slow the timed ones; the baseline's memory on a sample, because tracing its
+millions of dict entries is slow). Targets: >= 20x in total, p95 <= 100 ms per deal, < 200 MB for any deal.
 """
 
 from __future__ import annotations
@@ -119,10 +119,9 @@ class RuleSetRun:
     memory_sample: int
 
 
-def run(rules: Rules, count: int, seed: int, memory_sample: int) -> RuleSetRun:
+def run(rules: Rules, count: int, seed: int, memory_sample: int, partial: Path | None = None) -> RuleSetRun:
     codes = bench_codes(rules, count, seed)
-    ours, base = Runs([], [], []), Runs([], [], [])
-    wins = 0
+    r = RuleSetRun(rules, 0, 0, Runs([], [], []), Runs([], [], []), 0, 0, 0)
     for i, code in enumerate(codes, start=1):
         game = Game.new(code)
         c0, t0 = time.process_time(), time.perf_counter()
@@ -130,24 +129,30 @@ def run(rules: Rules, count: int, seed: int, memory_sample: int) -> RuleSetRun:
         c1, t1 = time.process_time(), time.perf_counter()
         best, states = baseline(game)
         c2, t2 = time.process_time(), time.perf_counter()
-        ours.cpu.append(c1 - c0)
-        base.cpu.append(c2 - c1)
-        ours.seconds.append(t1 - t0)
-        ours.states.append(result.states)
-        base.seconds.append(t2 - t1)
-        base.states.append(states)
+        r.ours.cpu.append(c1 - c0)
+        r.base.cpu.append(c2 - c1)
+        r.ours.seconds.append(t1 - t0)
+        r.ours.states.append(result.states)
+        r.base.seconds.append(t2 - t1)
+        r.base.states.append(states)
         if result.best_removed != best or result.winnable is not (best == TABLEAU):
             raise SystemExit(f"DISAGREE on {code}: solver {result}, baseline best {best}")
         end = replay(code, list(result.line))
         expected = Status.WON if result.winnable else Status.STUCK
         if end.status is not expected or end.removed != result.best_removed:
             raise SystemExit(f"BAD LINE on {code}: ends {end.status.value} with {end.removed} removed")
-        wins += bool(result.winnable)
+        r.winnable += bool(result.winnable)
+        r.deals = i
+        # memory in untimed runs: tracing slows the search down
+        r.our_peak = max(r.our_peak, peak_bytes(lambda c=code: solve(Game.new(c))))
+        if i <= memory_sample:
+            r.base_peak = max(r.base_peak, peak_bytes(lambda c=code: baseline(Game.new(c))))
+            r.memory_sample = i
         if i % 50 == 0:
             print(f"  {rules.value}: {i}/{count} deals", file=sys.stderr, flush=True)
-    our_peak = max(peak_bytes(lambda c=c: solve(Game.new(c))) for c in codes)
-    base_peak = max(peak_bytes(lambda c=c: baseline(Game.new(c))) for c in codes[:memory_sample])
-    return RuleSetRun(rules, count, wins, ours, base, our_peak, base_peak, min(memory_sample, count))
+            if partial is not None:
+                partial.write_text("\n".join(report(r)) + "\n")
+    return r
 
 
 def report(r: RuleSetRun) -> list[str]:
@@ -192,13 +197,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--memory-sample", type=int, default=20)
     parser.add_argument("--rules", choices=["easy", "classic"], action="append", help="default: both")
+    parser.add_argument("--partial", type=Path, help="rewrite a report of the deals so far every 50 deals")
     args = parser.parse_args()
     rule_sets = [Rules(r) for r in args.rules] if args.rules else [Rules.EASY, Rules.CLASSIC]
     sys.setrecursionlimit(10_000)
     t0 = time.perf_counter()
     slabs(), levels()  # built once per process (deal-independent masks)
     warm = time.perf_counter() - t0
-    results = [run(rules, args.deals, args.seed, args.memory_sample) for rules in rule_sets]
+    results = [run(rules, args.deals, args.seed, args.memory_sample, args.partial) for rules in rule_sets]
     print(f"# Solver benchmark (seed {args.seed}, Python {sys.version.split()[0]})")
     print()
     print(f"One-time set-up of the deal-independent masks: {warm * 1000:.0f} ms per process.")
