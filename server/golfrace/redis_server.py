@@ -82,7 +82,10 @@ class RedisServer:
                 raise RedisServerError(f"unix socket path too long: {self.socket_path}")
             self.socket_path.unlink(missing_ok=True)
             args += ["--unixsocket", str(self.socket_path), "--unixsocketperm", "700"]
-        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        # its own session: a Ctrl+C meant for `golfrace serve` must not stop Redis before the server
+        self.process = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -45,3 +45,32 @@ async def test_embedded_redis_persists_across_its_restart(tmp_path) -> None:
         r = aioredis.from_url(second.url)
         assert await r.get("game:{x}") == b"kept"
         await r.aclose()
+
+
+async def test_serve_with_embedded_redis_keeps_games_across_restarts(settings, tmp_path) -> None:
+    import asyncio
+
+    import psutil
+
+    from golfrace.testing import start_process, stop_process
+
+    embedded = settings.with_(port=0, redis_url=None, data_dir=str(tmp_path / "var"))
+    first = await asyncio.to_thread(start_process, embedded)
+    try:
+        client = await Client(first.ws).start()
+        view = await client.new(WIN_CODE)
+        assert (await client.act(view.game, "draw"))["t"] == "ack"
+        await client.close()
+    finally:
+        await asyncio.to_thread(stop_process, first)
+    assert not [
+        p for p in psutil.process_iter(["cmdline"]) if str(tmp_path) in " ".join(p.info["cmdline"] or [])
+    ]
+    second = await asyncio.to_thread(start_process, embedded.with_(port=0))
+    try:
+        client = await Client(second.ws, token=client.token).start()
+        assert view.game in client.welcome["games"]
+        assert (await client.open(view.game)).v == 1
+        await client.close()
+    finally:
+        await asyncio.to_thread(stop_process, second)

@@ -6,8 +6,12 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import uvicorn
 
 from ..cli import UsageError
 
@@ -32,8 +36,6 @@ def register(sub: Any) -> list[str]:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from ..app import create_app, uvicorn_config
     from ..redis_server import RedisServer
     from ..settings import Settings
@@ -49,11 +51,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app = create_app(settings)
         print(f"golfrace: serving on http://{settings.host}:{settings.port}/", flush=True)
         with contextlib.suppress(KeyboardInterrupt):
-            uvicorn.Server(uvicorn_config(app, settings)).run()
+            _Server(uvicorn_config(app, settings)).run()
     finally:
         if embedded is not None:
             embedded.stop()
     return 0
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's Server, except that SIGTERM/SIGINT only stop it: uvicorn re-raises the signal after a
+    graceful shutdown, which would end the process before the embedded Redis is stopped."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
