@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 import sys
-from functools import lru_cache
+from functools import cache
 
 sys.path.insert(0, "server")
 
-from golfrace.engine.cards import Card, parse_cards, standard_deck  # noqa: E402
-from golfrace.engine.rng import shuffled  # noqa: E402
+from golfrace.engine.cards import Card, parse_cards, standard_deck
+from golfrace.engine.rng import shuffled
 
 TABLEAU = [
     parse_cards("6C 5S QS TS 6H"),
@@ -39,13 +39,13 @@ def fits(a: int, b: int, easy: bool) -> bool:
 def winnable(stock: list[int], heights: tuple[int, ...], drawn: int, discard: int, easy: bool) -> bool:
     ranks = [[c.rank for c in col] for col in TABLEAU]
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(h: tuple[int, ...], d: int, top: int) -> bool:
         if not any(h):
             return True
         for c in range(7):
             if h[c] and fits(ranks[c][h[c] - 1], top, easy):
-                nh = h[:c] + (h[c] - 1,) + h[c + 1 :]
+                nh = (*h[:c], h[c] - 1, *h[c + 1 :])
                 if go(nh, d, ranks[c][h[c] - 1]):
                     return True
         return d < len(stock) and go(h, d + 1, stock[d])
@@ -57,13 +57,13 @@ def reaches_move35(stock: list[int]) -> bool:
     ranks = [[c.rank for c in col] for col in TABLEAU]
     kc = 13
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(h: tuple[int, ...], d: int, top: int, last_col: int) -> bool:
         if h == MOVE35_HEIGHTS and d == 10:
             return top == kc and last_col == 1
         for c in range(7):
             if h[c] > MOVE35_HEIGHTS[c] and fits(ranks[c][h[c] - 1], top, True):
-                nh = h[:c] + (h[c] - 1,) + h[c + 1 :]
+                nh = (*h[:c], h[c] - 1, *h[c + 1 :])
                 if go(nh, d, ranks[c][h[c] - 1], c):
                     return True
         return d < 10 and go(h, d + 1, stock[d], -1)
