@@ -100,10 +100,12 @@ def search(pos: Position, meter: Meter) -> Outcome:
                 meter.states += sum(f.bit_count() for f in frontier)
             if won or meter.exhausted():
                 break
-        firsts = [now ^ old for now, old in zip(explored, before, strict=True)]
+        # an unchanged set is the same object: skip the full-length XOR
+        firsts = [0 if now is old else now ^ old for now, old in zip(explored, before, strict=True)]
         phases.append(firsts)
         for f in firsts:
-            reached |= f
+            if f:
+                reached |= f
         if won or active or phase >= len(pos.stock):
             complete = won or not active
             break
