@@ -39,6 +39,7 @@ from .protocol import (
     choose_codec,
     decode,
 )
+from .resp import Pipe
 from .session import Session
 from .settings import Settings
 from .store import Store
@@ -76,9 +77,9 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> S
         )
         redis = aioredis.Redis(connection_pool=pool, decode_responses=False)
         await redis.ping()
-        store = Store(redis, settings)
+        store = Store(redis, settings, Pipe(settings.redis_url or ""))
         secret = settings.secret or await store.shared_secret()
-        hub = Hub(redis)
+        hub = Hub(redis, settings.redis_url or "")
         await hub.start()
         ctx = Context(settings, redis, store, hub, Tokens(secret))
         app.state.ctx = ctx
@@ -96,6 +97,7 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> S
                 session.close(CLOSE_GOING_AWAY)
             await asyncio.sleep(0.05)
             await hub.stop()
+            await store.pipe.aclose()
             await redis.aclose()
             await pool.aclose()
 

@@ -7,16 +7,14 @@ Redis delivered it. ``deliver`` must not block: sessions only queue frames.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
 
 from .protocol import pack, to_json, unpack
+from .resp import Subscription
 
 log = logging.getLogger("golfrace.hub")
 HUB_CHANNEL = "golfrace:hub"
@@ -51,37 +49,25 @@ class Subscriber(Protocol):
 
 
 class Hub:
-    def __init__(self, redis: aioredis.Redis, on_error: Callable[[str], None] | None = None) -> None:
-        self.redis = redis
-        self.pubsub: Any = redis.pubsub()
+    def __init__(self, redis: aioredis.Redis, url: str) -> None:
+        self.redis = redis  # publishing
+        self.subscription = Subscription(url, self._dispatch)  # one pub/sub connection per process
         self.subscribers: dict[str, set[Subscriber]] = {}
-        self._ready: dict[str, asyncio.Future[None]] = {}
-        self._task: asyncio.Task[None] | None = None
-        self._on_error = on_error
 
     async def start(self) -> None:
-        await self.pubsub.subscribe(HUB_CHANNEL)
-        self._task = asyncio.create_task(self._read(), name="golfrace-hub")
+        await self.subscription.start()
+        await self.subscription.subscribe(HUB_CHANNEL, SUBSCRIBE_TIMEOUT)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()
+            await self.subscription.stop()
 
     async def subscribe(self, channel: str, subscriber: Subscriber) -> None:
         """Add ``subscriber``; returns once Redis confirmed the channel subscription, so that a state read
         after this call cannot miss a message published after it."""
         subs = self.subscribers.setdefault(channel, set())
         subs.add(subscriber)
-        ready = self._ready.get(channel)
-        if ready is None:
-            ready = asyncio.get_running_loop().create_future()
-            self._ready[channel] = ready
-            await self.pubsub.subscribe(channel)
-        await asyncio.wait_for(asyncio.shield(ready), SUBSCRIBE_TIMEOUT)
+        await self.subscription.subscribe(channel, SUBSCRIBE_TIMEOUT)
 
     async def unsubscribe(self, channel: str, subscriber: Subscriber) -> None:
         subs = self.subscribers.get(channel)
@@ -90,9 +76,7 @@ class Hub:
         subs.discard(subscriber)
         if not subs:
             del self.subscribers[channel]
-            self._ready.pop(channel, None)
-            with contextlib.suppress(RedisError, OSError):
-                await self.pubsub.unsubscribe(channel)
+            self.subscription.unsubscribe(channel)
 
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         """Publish a message map to every instance's subscribers of ``channel``."""
@@ -103,32 +87,6 @@ class Hub:
         the pub/sub echo (subscribers drop the echo: diffs carry versions)."""
         if self.subscribers.get(channel):
             self._deliver(Envelope.of(channel, message))
-
-    async def _read(self) -> None:
-        backoff = 0.05
-        while True:
-            try:
-                item = await self.pubsub.get_message(timeout=1.0)
-                backoff = 0.05
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # connection lost: redis-py reconnects and resubscribes on next read
-                log.warning("pub/sub read failed: %s", exc)
-                if self._on_error:
-                    self._on_error("pubsub")
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, 2.0)
-                continue
-            if item is None:
-                continue
-            kind = item["type"]
-            name = item["channel"].decode() if isinstance(item["channel"], bytes) else str(item["channel"])
-            if kind == "subscribe":
-                ready = self._ready.get(name)
-                if ready is not None and not ready.done():
-                    ready.set_result(None)
-            elif kind == "message":
-                self._dispatch(name, item["data"])
 
     def _dispatch(self, channel: str, raw: bytes) -> None:
         subs = self.subscribers.get(channel)

@@ -29,6 +29,7 @@ import redis.asyncio as aioredis
 
 from .engine import Game, GameCode
 from .protocol import pack
+from .resp import Pipe
 from .settings import Settings
 
 COMMIT = """
@@ -105,10 +106,12 @@ class Commit:
 
 
 class Store:
-    def __init__(self, redis: aioredis.Redis, settings: Settings) -> None:
+    def __init__(self, redis: aioredis.Redis, settings: Settings, pipe: Pipe | None = None) -> None:
         self.redis: Any = redis  # bytes in, bytes out (decode_responses=False)
         self.settings = settings
-        self._commit: Any = redis.register_script(COMMIT)
+        # The hot path (commit) goes through one pipelined connection: see resp.py.
+        self.pipe = pipe if pipe is not None else Pipe(settings.redis_url or "")
+        self._commit_sha = self.pipe.script(COMMIT)
         # Games this process touched last, as of the version it last saw. Only a guess: every commit checks
         # the version in Redis, and a conflict reloads. Saves a round trip and a re-deal per move.
         self._cache: OrderedDict[str, Stored] = OrderedDict()
@@ -210,7 +213,8 @@ class Store:
             now_ms(),
             self.settings.seq_window,
         ]
-        reply = await self._commit(keys=[key, key + ":log", key + ":diffs", key + ":seq"], args=args)
+        keys = [key, key + ":log", key + ":diffs", key + ":seq"]
+        reply = await self.pipe.evalsha(self._commit_sha, keys, args)
         outcome = reply[0].decode()
         return Commit(outcome, reply[1] if outcome == "dup" else None)
 
