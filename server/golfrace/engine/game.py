@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -50,6 +50,8 @@ class Game:
     moves: int = 0
     undos: int = 0
     history: tuple[Step, ...] = ()
+    _status: Status | None = field(default=None, init=False, repr=False, compare=False)
+    """``status`` computed once per value (a game is immutable; ``replace`` starts with None again)."""
 
     @classmethod
     def new(cls, code: GameCode | str) -> Game:
@@ -103,11 +105,16 @@ class Game:
 
     @property
     def status(self) -> Status:
-        if self.removed == TABLEAU:
-            return Status.WON
-        if self.stock_count == 0 and not self.playable_columns():
-            return Status.STUCK
-        return Status.PLAYING
+        status = self._status
+        if status is None:
+            if self.removed == TABLEAU:
+                status = Status.WON
+            elif self.stock_count == 0 and not self.playable_columns():
+                status = Status.STUCK
+            else:
+                status = Status.PLAYING
+            object.__setattr__(self, "_status", status)
+        return status
 
     @property
     def score(self) -> int:
