@@ -4,6 +4,7 @@ budgets, hints, par, and the ``solve``/``hint`` commands."""
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import replace
 
 import pytest
@@ -121,7 +122,7 @@ def test_agrees_with_plain_search_from_midgame_positions(rules: Rules) -> None:
 )
 @pytest.mark.parametrize("rules", [Rules.EASY, Rules.CLASSIC])
 def test_variants_agree_with_plain_search(rules: Rules, variants: Variants) -> None:
-    rng = SplitMix64(hash((rules.value, str(variants))) & 0xFFFF)
+    rng = SplitMix64(zlib.crc32(f"{rules.value} {variants}".encode()))  # the same deals on every run
     for i in range(6):
         code = GameCode(rules, rng.below(26**7), variants)
         game = playout(code, removed=19, seed=i)
