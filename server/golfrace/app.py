@@ -79,7 +79,7 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> S
         await redis.ping()
         store = Store(redis, settings, Pipe(settings.redis_url or ""))
         secret = settings.secret or await store.shared_secret()
-        hub = Hub(redis, settings.redis_url or "")
+        hub = Hub(redis, settings.redis_url or "", store.origin)
         await hub.start()
         ctx = Context(settings, redis, store, hub, Tokens(secret))
         app.state.ctx = ctx

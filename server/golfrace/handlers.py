@@ -44,7 +44,7 @@ def handler(t: str, anonymous: bool = False) -> Callable[[Handler], Handler]:
 
 async def dispatch(session: Session, msg: dict[str, Any]) -> None:
     t = msg["t"]
-    metrics.MESSAGES_IN.labels(t).inc()
+    metrics.labelled(metrics.MESSAGES_IN, t).inc()
     fn = HANDLERS.get(t)
     if fn is None:
         raise ProtocolError("bad_type", f"no handler for {t!r}", ref=t)
@@ -222,7 +222,7 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             raise ProtocolError("no_game", "the game has expired", ref=seq, game=game_id)
         if change is not None and after is not None:
             store.advanced(stored, after)
-            metrics.MOVES.labels(action_name(action)).inc()
+            metrics.labelled(metrics.MOVES, action_name(action)).inc()
             session.ctx.hub.deliver_local(channel(game_id), change)
             if (before.status is Status.PLAYING) != (after.status is Status.PLAYING):
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)

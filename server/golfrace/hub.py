@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 
 from .protocol import pack, to_json, unpack
 from .resp import Subscription
+from .store import ORIGIN_LEN, ORIGIN_MARK
 
 log = logging.getLogger("golfrace.hub")
 HUB_CHANNEL = "golfrace:hub"
@@ -49,8 +50,10 @@ class Subscriber(Protocol):
 
 
 class Hub:
-    def __init__(self, redis: aioredis.Redis, url: str) -> None:
+    def __init__(self, redis: aioredis.Redis, url: str, origin: bytes = b"") -> None:
         self.redis = redis  # publishing
+        self.origin = origin
+        """The prefix this process's commits put on what they publish (``Store.origin``)."""
         self.subscription = Subscription(url, self._dispatch)  # one pub/sub connection per process
         self.subscribers: dict[str, set[Subscriber]] = {}
 
@@ -92,6 +95,10 @@ class Hub:
         subs = self.subscribers.get(channel)
         if not subs:
             return
+        if raw[:1] == ORIGIN_MARK:  # a diff from a commit: ours was delivered locally already
+            if raw[:ORIGIN_LEN] == self.origin:
+                return
+            raw = raw[ORIGIN_LEN:]
         try:
             message = unpack(raw)
         except Exception:

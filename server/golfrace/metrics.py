@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 REGISTRY = CollectorRegistry(auto_describe=True)
@@ -26,3 +29,10 @@ REDIS_SECONDS = Histogram(
 REDIS_PING = Gauge(
     "golfrace_redis_ping_seconds", "Redis PING round trip at the last scrape", registry=REGISTRY
 )
+
+
+@cache
+def labelled(metric: Any, value: str) -> Any:
+    """``metric.labels(value)``, looked up once per label value (``labels`` takes a lock and builds tuples
+    on every call; per move that showed in profiles)."""
+    return metric.labels(value)

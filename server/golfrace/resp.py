@@ -177,6 +177,21 @@ class Pipe:
             link = await self._connected()
         return await self._send(link, args)
 
+    async def transaction(self, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """``MULTI``, the commands, ``EXEC``: written back to back on the shared connection, so nothing from
+        other callers falls in between. Returns EXEC's replies."""
+        link = self._link
+        if link is None or link.closed:
+            link = await self._connected()
+        futures = [self._send(link, ("MULTI",))]
+        futures += [self._send(link, command) for command in commands]
+        futures.append(self._send(link, ("EXEC",)))
+        replies: list[Any] = await asyncio.gather(*futures, return_exceptions=True)
+        for reply in replies:
+            if isinstance(reply, BaseException):
+                raise reply
+        return list(replies[-1])
+
     def script(self, body: str) -> str:
         """Register a Lua script; returns its SHA1 for ``evalsha``."""
         sha = hashlib.sha1(body.encode()).hexdigest()

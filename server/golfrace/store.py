@@ -22,7 +22,7 @@ import json
 import secrets
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import msgpack
@@ -49,7 +49,7 @@ if ARGV[5] == 'move' then
   redis.call('RPUSH', KEYS[2], ARGV[8])
   redis.call('RPUSH', KEYS[3], ARGV[7])
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[9]), -1)
-  redis.call('PUBLISH', ARGV[11], ARGV[7])
+  redis.call('PUBLISH', ARGV[11], ARGV[15] .. ARGV[7])
 end
 redis.call('HSET', KEYS[4], stream, seq, stream .. '#' .. ARGV[3], ARGV[4])
 local old = seq - tonumber(ARGV[14])
@@ -60,6 +60,8 @@ return {'ok'}
 """
 
 
+ORIGIN_MARK = b"\x00"  # never the first byte of a msgpack map
+ORIGIN_LEN = 9
 FIELDS = ["state", "v", "owner", "hidden", "created", "meta"]
 
 
@@ -103,6 +105,8 @@ class Stored:
     meta: dict[str, Any]
     hist: str = ""
     """The undo history in the stored form (``history_text``), kept so that a move extends it in O(1)."""
+    code: str = ""
+    """``str(game.code)``, made once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +124,9 @@ class Store:
         # The hot path (commit) goes through one pipelined connection: see resp.py.
         self.pipe = pipe if pipe is not None else Pipe(settings.redis_url or "")
         self._commit_sha = self.pipe.script(COMMIT)
+        self.origin = ORIGIN_MARK + secrets.token_bytes(ORIGIN_LEN - 1)
+        """Prefix of what this process publishes from a commit: the hub skips its own echo (the diff was
+        delivered locally already) and strips the prefix from other processes' diffs."""
         # Games this process touched last, as of the version it last saw. Only a guess: every commit checks
         # the version in Redis, and a conflict reloads. Saves a round trip and a re-deal per move.
         self._cache: OrderedDict[str, Stored] = OrderedDict()
@@ -150,27 +157,27 @@ class Store:
         created = now_ms()
         key = game_key(game_id)
         meta = meta or {}
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(
-                key,
-                mapping={
-                    "state": encode_state(game, ""),
-                    "v": 0,
-                    "owner": owner,
-                    "hidden": int(hidden),
-                    "status": game.status.value,
-                    "created": created,
-                    "updated": created,
-                    "meta": json.dumps(meta),
-                },
-            )
-            pipe.expire(key, self.settings.idle_game_ttl)
-            pkey = player_key(owner) + ":games"
-            pipe.zadd(pkey, {game_id: created})
-            pipe.zremrangebyrank(pkey, 0, -self.settings.max_player_games - 1)
-            pipe.expire(pkey, self.settings.player_ttl)
-            await pipe.execute()
-        return self.remember(Stored(game_id, game, 0, owner, hidden, created, meta))
+        pkey = player_key(owner) + ":games"
+        mapping = {
+            "state": encode_state(game, ""),
+            "v": 0,
+            "owner": owner,
+            "hidden": int(hidden),
+            "status": game.status.value,
+            "created": created,
+            "updated": created,
+            "meta": json.dumps(meta),
+        }
+        await self.pipe.transaction(
+            [
+                ("HSET", key, *[part for item in mapping.items() for part in item]),
+                ("EXPIRE", key, self.settings.idle_game_ttl),
+                ("ZADD", pkey, created, game_id),
+                ("ZREMRANGEBYRANK", pkey, 0, -self.settings.max_player_games - 1),
+                ("EXPIRE", pkey, self.settings.player_ttl),
+            ]
+        )
+        return self.remember(Stored(game_id, game, 0, owner, hidden, created, meta, "", str(game.code)))
 
     async def load(self, game_id: str) -> Stored | None:
         fields = await self.redis.hmget(game_key(game_id), FIELDS)
@@ -203,7 +210,7 @@ class Store:
         and publish the diff; only if the game is still at ``stored.v`` and this seq was never answered."""
         key = game_key(stored.id)
         status = after.status.value if after is not None else ""
-        state = encode_state(after, next_history(stored, after)) if after is not None else b""
+        state = encode_state(after, next_history(stored, after), stored.code) if after is not None else b""
         finished = after is not None and status != "playing"
         ttl = self.settings.finished_game_ttl if finished else self.settings.idle_game_ttl
         args: list[Any] = [
@@ -221,6 +228,7 @@ class Store:
             status,
             now_ms(),
             self.settings.seq_window,
+            self.origin,
         ]
         keys = [key, key + ":log", key + ":diffs", key + ":seq"]
         reply = await self.pipe.evalsha(self._commit_sha, keys, args)
@@ -229,7 +237,9 @@ class Store:
 
     def advanced(self, stored: Stored, after: Game) -> Stored:
         """Remember that ``stored`` moved to ``after`` (version + 1) by a commit of ours."""
-        return self.remember(replace(stored, game=after, v=stored.v + 1, hist=next_history(stored, after)))
+        s = stored
+        hist = next_history(s, after)
+        return self.remember(Stored(s.id, after, s.v + 1, s.owner, s.hidden, s.created, s.meta, hist, s.code))
 
     async def set_open(self, owner: str, game_id: str, is_open: bool) -> None:
         """Keep ``player:{PID}:games`` listing exactly the unfinished games."""
@@ -301,6 +311,7 @@ def _stored(game_id: str, fields: list[bytes | None], known: Stored | None = Non
         int(created or 0),
         json.loads(meta) if meta else {},
         history_text(game),
+        str(game.code),
     )
 
 
@@ -336,12 +347,12 @@ def next_history(stored: Stored, after: Game) -> str:
     return hist if len(hist) == keep else history_text(after)
 
 
-def encode_state(game: Game, hist: str) -> bytes:
+def encode_state(game: Game, hist: str, code: str = "") -> bytes:
     discard = game.discard
     return pack_list(
         [
             STATE_FORMAT,
-            str(game.code),
+            code or str(game.code),
             game.heights,
             game.drawn,
             None if discard is None else discard.code,
