@@ -23,9 +23,9 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from . import handlers, metrics
 from .context import Context
@@ -65,7 +65,7 @@ def _load_extensions(names: Sequence[str]) -> list[ModuleType]:
     return [importlib.import_module(name) for name in names]
 
 
-def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> Starlette:
+def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> GolfApp:
     if not settings.redis_url:
         raise ValueError("create_app needs settings.redis_url (golfrace serve starts an embedded Redis)")
     modules = _load_extensions(EXTENSIONS if extensions is None else extensions)
@@ -102,7 +102,6 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> S
             await pool.aclose()
 
     routes: list[BaseRoute] = [
-        WebSocketRoute("/ws", websocket_endpoint),
         Route("/healthz", healthz),
         Route("/metrics", metrics_endpoint),
         Route("/catalogs/{locale}.json", catalog_endpoint),
@@ -117,11 +116,12 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> S
         routes.append(Route("/", placeholder))
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings
-    return app
+    return GolfApp(app)
 
 
-def uvicorn_config(app: Starlette, settings: Settings, **overrides: Any) -> uvicorn.Config:
+def uvicorn_config(app: GolfApp, settings: Settings, **overrides: Any) -> uvicorn.Config:
     options: dict[str, Any] = {
+        "ws": LeanWebSocketProtocol,
         "host": settings.host,
         "port": settings.port,
         "ws_max_size": settings.hard_max_frame,
@@ -167,12 +167,45 @@ async def placeholder(request: Request) -> Response:
 
 
 # --- websocket ------------------------------------------------------------------------------------------
-async def websocket_endpoint(websocket: WebSocket) -> None:
-    ctx: Context = websocket.app.state.ctx
-    offered = list(websocket.scope.get("subprotocols") or [])
-    chosen = choose_codec(offered)
-    await websocket.accept(subprotocol=chosen)
-    session = Session(ctx, websocket, chosen or JSON)
+class GolfApp:
+    """The ASGI app: ``/ws`` straight to ``websocket_asgi``, everything else to Starlette. A game connection
+    lives for hours; going around Starlette's router, middleware and ``WebSocket`` saves a stack of
+    coroutine frames per connection (memory) and several calls per frame (CPU)."""
+
+    def __init__(self, starlette: Starlette) -> None:
+        self.starlette = starlette
+        self.state = starlette.state
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            await websocket_asgi(scope, receive, send, self.state.ctx)
+        else:
+            await self.starlette(scope, receive, send)
+
+
+class Socket:
+    """The few websocket operations a session needs, on the raw ASGI callables."""
+
+    def __init__(self, send: Any) -> None:
+        self._send = send
+
+    async def send_bytes(self, data: bytes) -> None:
+        await self._send({"type": "websocket.send", "bytes": data})
+
+    async def send_text(self, data: str) -> None:
+        await self._send({"type": "websocket.send", "text": data})
+
+    async def close(self, code: int = 1000) -> None:
+        await self._send({"type": "websocket.close", "code": code})
+
+
+async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> None:
+    if (await receive())["type"] != "websocket.connect":
+        return
+    chosen = choose_codec(list(scope.get("subprotocols") or []))
+    await send({"type": "websocket.accept", "subprotocol": chosen})
+    scope["headers"] = []  # the handshake is over: nothing reads them again
+    session = Session(ctx, Socket(send), chosen or JSON)
     ctx.sessions.add(session)
     metrics.CONNECTIONS.inc()
     loop = asyncio.get_running_loop()
@@ -181,11 +214,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         if session.player is None:
             session.close(CLOSE_NO_HELLO)
 
-    hello_timer = loop.call_later(ctx.settings.hello_timeout, no_hello)
+    session.hello_timer = loop.call_later(ctx.settings.hello_timeout, no_hello)
     try:
         while not session.closing:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
+            message = await receive()
+            if message["type"] != "websocket.receive":
                 break
             frame = message.get("bytes")
             if frame is None:
@@ -195,11 +228,23 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     except Exception as exc:  # the socket went away under us
         log.debug("connection ended: %s", exc)
     finally:
-        hello_timer.cancel()
+        if session.hello_timer is not None:
+            session.hello_timer.cancel()
         ctx.sessions.discard(session)
         metrics.CONNECTIONS.dec()
         await session.stop_writer()
         await session.shutdown()
+
+
+class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's websockets-sansio protocol, minus the handshake's request and response (their headers,
+    ~3 KB) that it would otherwise keep for the connection's whole life."""
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            self.request = None  # type: ignore[assignment]
+            self.response = None  # type: ignore[assignment]
 
 
 async def handle_frame(session: Session, frame: bytes | str) -> None:

@@ -15,9 +15,7 @@ import secrets
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
-
-from starlette.websockets import WebSocket
+from typing import Any, Protocol
 
 from . import metrics
 from .context import Context
@@ -43,8 +41,41 @@ class Follow:
     pending: list[Envelope] = field(default_factory=list)
 
 
+class Socket(Protocol):
+    """What a session writes to (``app.Socket`` over the ASGI callables)."""
+
+    async def send_bytes(self, data: bytes) -> None: ...
+    async def send_text(self, data: str) -> None: ...
+    async def close(self, code: int = 1000) -> None: ...
+
+
 class Session:
-    def __init__(self, ctx: Context, websocket: WebSocket, codec: str) -> None:
+    # thousands live at once, mostly idle: slots, and containers only once they are needed
+    __slots__ = (
+        "_close_code",
+        "_full_since",
+        "_queue",
+        "_refilled",
+        "_sending",
+        "_tasks",
+        "_tokens",
+        "_writer_task",
+        "channels",
+        "codec",
+        "ctx",
+        "dropped_for_rate",
+        "extras",
+        "follows",
+        "hello_timer",
+        "lang",
+        "name",
+        "player",
+        "settings",
+        "sid",
+        "websocket",
+    )
+
+    def __init__(self, ctx: Context, websocket: Socket, codec: str) -> None:
         self.ctx = ctx
         self.settings = ctx.settings
         self.websocket = websocket
@@ -56,15 +87,16 @@ class Session:
         self.follows: dict[str, Follow] = {}
         self.channels: set[str] = set()
         self.extras: dict[str, Any] = {}
-        self._queue: deque[bytes | str] = deque()
+        self._queue: deque[bytes | str] | None = None
         self._full_since: float | None = None
         self._close_code: int | None = None
         self._tokens = float(self.settings.burst)
         self._refilled = time.monotonic()
         self.dropped_for_rate = 0
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] | None = None
         self._writer_task: asyncio.Task[Any] | None = None
         self._sending = False
+        self.hello_timer: asyncio.TimerHandle | None = None
 
     # --- identity ----------------------------------------------------------------------------------------
     @property
@@ -102,17 +134,20 @@ class Session:
         if self._close_code is not None:
             return False
         limit = self.settings.send_queue
-        if len(self._queue) >= limit:
+        queue = self._queue
+        if queue is None:
+            queue = self._queue = deque()
+        if len(queue) >= limit:
             now = time.monotonic()
             if self._full_since is None:
                 self._full_since = now
-            if now - self._full_since > self.settings.slow_grace or len(self._queue) >= 2 * limit:
+            if now - self._full_since > self.settings.slow_grace or len(queue) >= 2 * limit:
                 self.close(CLOSE_TOO_SLOW)
                 return False
             if broadcast:
                 metrics.DROPPED.inc()
                 return False
-        self._queue.append(frame)
+        queue.append(frame)
         self._ensure_writer()
         return True
 
@@ -120,6 +155,7 @@ class Session:
         full = self._full_since
         if (
             full is not None
+            and self._queue is not None
             and len(self._queue) >= self.settings.send_queue
             and time.monotonic() - full > self.settings.slow_grace
         ):
@@ -130,7 +166,7 @@ class Session:
         if self._close_code is None:
             self._close_code = code
             metrics.CLOSES.labels(str(code)).inc()
-            self._queue.clear()
+            self._queue = None
             if self._sending and self._writer_task is not None:
                 self._writer_task.cancel()
             self._ensure_writer()
@@ -145,14 +181,15 @@ class Session:
             self._writer_task = asyncio.create_task(self._write())
 
     async def _write(self) -> None:
-        """Drain the queue into the socket, then end (an idle connection holds no task). The only code that
-        writes to the socket; ``close`` cancels it even in the middle of a send to a stalled socket, then the
-        close frame gets ``CLOSE_TIMEOUT`` seconds."""
+        """Drain the queue into the socket, then end (an idle connection holds no task and no queue). The
+        only code that writes to the socket; ``close`` cancels it even in the middle of a send to a stalled
+        socket, then the close frame gets ``CLOSE_TIMEOUT`` seconds."""
         ws = self.websocket
         binary = self.codec == MSGPACK
         try:
-            while self._queue:
-                frame = self._queue.popleft()
+            queue = self._queue
+            while queue:
+                frame = queue.popleft()
                 self._sending = True
                 if binary:
                     await ws.send_bytes(frame)  # type: ignore[arg-type]
@@ -160,12 +197,21 @@ class Session:
                     await ws.send_text(frame)  # type: ignore[arg-type]
                 self._sending = False
                 metrics.MESSAGES_OUT.inc()
+                queue = self._queue
         except asyncio.CancelledError:
             self._sending = False
             if self._close_code is None:
                 raise
+        except Exception as exc:  # the peer is gone: the reader ends the session
+            log.debug("send failed: %r", exc)
+            self._sending = False
+            self._queue = None
+            self._writer_task = None
+            return
         if self._close_code is None:
             self._full_since = None
+            self._queue = None
+            self._writer_task = None
             self._catch_up()
             return
         with contextlib.suppress(Exception):
@@ -249,6 +295,8 @@ class Session:
     def _start_fill(self, game_id: str, follow: Follow, from_v: int | None = None) -> None:
         follow.filling = True
         task = asyncio.create_task(self.fill(game_id, follow, from_v))
+        if self._tasks is None:
+            self._tasks = set()
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -291,7 +339,7 @@ class Session:
             with contextlib.suppress(Exception):
                 await self.ctx.hub.unsubscribe(name, self)
         self.channels.clear()
-        for task in list(self._tasks):
+        for task in list(self._tasks or ()):
             task.cancel()
 
 
