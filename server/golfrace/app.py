@@ -25,12 +25,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from . import handlers, metrics
 from .context import Context
 from .engine.i18n import LOCALES, catalog
 from .hub import Hub
+from .lean_ws import LeanWebSocketProtocol
 from .protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_NO_HELLO,
@@ -234,17 +234,6 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
         metrics.CONNECTIONS.dec()
         await session.stop_writer()
         await session.shutdown()
-
-
-class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websockets-sansio protocol, minus the handshake's request and response (their headers,
-    ~3 KB) that it would otherwise keep for the connection's whole life."""
-
-    async def send(self, message: Any) -> None:
-        await super().send(message)
-        if message["type"] == "websocket.accept" and self.handshake_complete:
-            self.request = None  # type: ignore[assignment]
-            self.response = None  # type: ignore[assignment]
 
 
 async def handle_frame(session: Session, frame: bytes | str) -> None:

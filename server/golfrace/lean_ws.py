@@ -1,0 +1,104 @@
+"""uvicorn's websockets-sansio protocol, trimmed for thousands of long-lived, mostly idle connections.
+
+Per connection uvicorn keeps the handshake's request and response (their headers, ~3 KB, also held by the
+websockets parser's generator frame), an ``asyncio.Queue`` (three deques and an ``Event``, ~3 KB) and an
+``asyncio.Event`` (~0.8 KB). After the handshake the headers are emptied; the queue and the event are
+replaced by minimal equivalents of the operations uvicorn uses. Behaviour is otherwise uvicorn's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+
+class Inbox:
+    """The part of ``asyncio.Queue`` uvicorn uses (``put_nowait``, ``get``, ``empty``) for one consumer."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[Any] | None = None
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Any) -> None:
+        if self._items is None:
+            self._items = [item]
+        else:
+            self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> Any:
+        while not self._items:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        item = self._items.pop(0)
+        if not self._items:
+            self._items = None
+        return item
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items or ())
+
+
+class Gate:
+    """The part of ``asyncio.Event`` uvicorn uses (``set``, ``clear``, ``is_set``, ``wait``)."""
+
+    __slots__ = ("_open", "_waiters")
+
+    def __init__(self) -> None:
+        self._open = False
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._open
+
+    def set(self) -> None:
+        if not self._open:
+            self._open = True
+            waiters, self._waiters = self._waiters, None
+            for waiter in waiters or ():
+                if not waiter.done():
+                    waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._open = False
+
+    async def wait(self) -> bool:
+        if self._open:
+            return True
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self._waiters is not None and waiter in self._waiters:
+                self._waiters.remove(waiter)
+        return True
+
+
+class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Gate()  # type: ignore[assignment]
+        self.writable.set()
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete and self.request is not None:
+            self.request.headers.clear()  # also referenced from the parser's finished handshake frame
+            self.request = None  # type: ignore[assignment]
+            self.response = None  # type: ignore[assignment]
