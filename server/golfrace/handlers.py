@@ -223,7 +223,7 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
         if change is not None and after is not None:
             store.advanced(stored, after)
             metrics.labelled(metrics.MOVES, action_name(action)).inc()
-            session.ctx.hub.deliver_local(channel(game_id), change)
+            session.ctx.hub.deliver_local(channel(game_id), change, result.diff)
             if (before.status is Status.PLAYING) != (after.status is Status.PLAYING):
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
         else:

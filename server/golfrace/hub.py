@@ -85,11 +85,11 @@ class Hub:
         """Publish a message map to every instance's subscribers of ``channel``."""
         return int(await self.redis.publish(channel, pack(message)))
 
-    def deliver_local(self, channel: str, message: dict[str, Any]) -> None:
+    def deliver_local(self, channel: str, message: dict[str, Any], raw: bytes = b"") -> None:
         """Hand a message this process just published to its local subscribers now, without waiting for
-        the pub/sub echo (subscribers drop the echo: diffs carry versions)."""
+        the pub/sub echo (which ``_dispatch`` skips by its origin prefix). ``raw``: the message packed."""
         if self.subscribers.get(channel):
-            self._deliver(Envelope.of(channel, message))
+            self._deliver(Envelope(channel, raw, message) if raw else Envelope.of(channel, message))
 
     def _dispatch(self, channel: str, raw: bytes) -> None:
         subs = self.subscribers.get(channel)

@@ -186,6 +186,7 @@ class Session:
         socket, then the close frame gets ``CLOSE_TIMEOUT`` seconds."""
         ws = self.websocket
         binary = self.codec == MSGPACK
+        sent = 0
         try:
             queue = self._queue
             while queue:
@@ -196,7 +197,7 @@ class Session:
                 else:
                     await ws.send_text(frame)  # type: ignore[arg-type]
                 self._sending = False
-                metrics.MESSAGES_OUT.inc()
+                sent += 1
                 queue = self._queue
         except asyncio.CancelledError:
             self._sending = False
@@ -208,6 +209,8 @@ class Session:
             self._queue = None
             self._writer_task = None
             return
+        finally:
+            metrics.MESSAGES_OUT.inc(sent)
         if self._close_code is None:
             self._full_since = None
             self._queue = None

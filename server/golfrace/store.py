@@ -115,6 +115,8 @@ class Commit:
 
     outcome: str
     answer: bytes | None = None
+    diff: bytes = b""
+    """The diff as packed for Redis (for local delivery without packing it again)."""
 
 
 class Store:
@@ -211,6 +213,7 @@ class Store:
         key = game_key(stored.id)
         status = after.status.value if after is not None else ""
         state = encode_state(after, next_history(stored, after), stored.code) if after is not None else b""
+        packed_diff = pack(diff) if diff is not None else b""
         finished = after is not None and status != "playing"
         ttl = self.settings.finished_game_ttl if finished else self.settings.idle_game_ttl
         args: list[Any] = [
@@ -220,7 +223,7 @@ class Store:
             pack(answer),
             "move" if after is not None else "answer",
             state,
-            pack(diff) if diff is not None else b"",
+            packed_diff,
             log_entry,
             self.settings.resync_buffer,
             ttl,
@@ -233,7 +236,7 @@ class Store:
         keys = [key, key + ":log", key + ":diffs", key + ":seq"]
         reply = await self.pipe.evalsha(self._commit_sha, keys, args)
         outcome = reply[0].decode()
-        return Commit(outcome, reply[1] if outcome == "dup" else None)
+        return Commit(outcome, reply[1] if outcome == "dup" else None, packed_diff)
 
     def advanced(self, stored: Stored, after: Game) -> Stored:
         """Remember that ``stored`` moved to ``after`` (version + 1) by a commit of ours."""
@@ -245,9 +248,9 @@ class Store:
         """Keep ``player:{PID}:games`` listing exactly the unfinished games."""
         pkey = player_key(owner) + ":games"
         if is_open:
-            await self.redis.zadd(pkey, {game_id: now_ms()})
+            await self.pipe.call("ZADD", pkey, now_ms(), game_id)
         else:
-            await self.redis.zrem(pkey, game_id)
+            await self.pipe.call("ZREM", pkey, game_id)
 
     async def player_games(self, player: str) -> list[str]:
         ids = await self.redis.zrevrange(player_key(player) + ":games", 0, self.settings.max_player_games - 1)
