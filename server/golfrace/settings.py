@@ -20,7 +20,8 @@ class Settings:
     data_dir: str = "var"
     """Embedded Redis: unix socket, append-only file and snapshot live here, so games survive a restart."""
     redis_connections: int = 64
-    """Redis connections per process (plus one for pub/sub); requests wait for a free one."""
+    """Pooled Redis connections per process for the less frequent requests (loads, races, boards); they
+    wait for a free one. Moves, new games and hello share one pipelined connection, pub/sub has its own."""
     secret: str | None = None
     """Signs player tokens. None: a random secret is created once and kept in Redis (shared by instances)."""
     static_dir: str | None = None

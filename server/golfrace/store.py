@@ -253,7 +253,8 @@ class Store:
             await self.pipe.call("ZREM", pkey, game_id)
 
     async def player_games(self, player: str) -> list[str]:
-        ids = await self.redis.zrevrange(player_key(player) + ":games", 0, self.settings.max_player_games - 1)
+        last = self.settings.max_player_games - 1
+        ids = await self.pipe.call("ZREVRANGE", player_key(player) + ":games", 0, last)
         return [i.decode() for i in ids]
 
     async def diffs_since(self, game_id: str, v: int) -> tuple[int, list[bytes]] | None:
@@ -281,10 +282,8 @@ class Store:
         mapping: dict[str, Any] = {"seen": now_ms()}
         if name is not None:
             mapping["name"] = name
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hset(key, mapping=mapping)
-            pipe.expire(key, self.settings.player_ttl)
-            await pipe.execute()
+        fields = [part for item in mapping.items() for part in item]
+        await self.pipe.transaction([("HSET", key, *fields), ("EXPIRE", key, self.settings.player_ttl)])
 
     async def shared_secret(self) -> str:
         """The signing secret shared by every instance on this Redis (created once)."""
