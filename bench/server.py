@@ -1,12 +1,22 @@
 """Load report of the real-time server: bot players over real websockets against `golfrace serve` (its own
 embedded redis-server), and the same clients against a bare Starlette websocket echo endpoint (the floor).
 
-    .venv/bin/python bench/server.py [--players 200] [--seconds 8] [--rate 1000] [--idle 5000]
+    .venv/bin/python bench/server.py [--players 200] [--seconds 8] [--rate 1000] [--idle 5000] [--procs 2]
 
-Phases (each on a fresh server process; this process runs the clients, so client and server share the
-2 cores as they would in any single-box test):
-1. echo floor: N connections in a closed loop (send a 60-byte msgpack frame, await the echo) → round trips/s;
-2. saturation: N players in a closed loop (act, await ack; new game when one ends) → moves/s, vs the floor;
+How it measures (each phase on a fresh server process; uvicorn with its defaults, i.e. uvloop + httptools
+when installed, for the echo and for the game server alike):
+- The load comes from --procs separate processes (multiprocessing, uvloop), each with its share of the
+  connections, started together at one monotonic-clock instant; this process only coordinates and reads the
+  CPU time of the server, Redis and the generators (psutil), so the figures say where the CPU went.
+- Both phases time the same code path, ``Player.round_trip``: send one frame, read frames until the awaited
+  one. The echo frame is a real ``act`` message (same size); the echo answers with one frame, a move with
+  two (the ``diff`` to the game's followers, the player included, then the ``ack``).
+- The bots' moves are computed by the engine before any timing (150 games per process, played out taps
+  first, like ``golfrace bot``), so the generators spend their CPU on websockets, not on choosing moves.
+Phases:
+1. echo floor: N connections in a closed loop → round trips/s;
+2. saturation: N players in a closed loop (act, await ack; a new game with a known code when one ends) →
+   moves/s, vs the floor;
 3. paced: N players sending --rate moves/s in total, W watchers following some of the games →
    p50/p99 move→ack and p99 move→watcher (send time of the move → arrival of its diff at the watcher);
 4. idle memory: --idle connections that said hello, server RSS growth per connection, compression off/on.
@@ -19,12 +29,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
+import os
 import random
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +46,9 @@ import psutil
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
-from golfrace.client import GameView
+from golfrace.engine import Game, GameCode, Rules, Status, Tap
+from golfrace.engine.codes import SEED_SPACE
+from golfrace.engine.rules import NO_VARIANTS
 from golfrace.redis_server import RedisServer, free_port
 from golfrace.settings import Settings
 from golfrace.testing import start_process, stop_process
@@ -87,112 +102,111 @@ async def open_many(url: str, n: int, batch: int = 100, compression: bool = Fals
     return out
 
 
+def move_lines(seed: int, games: int) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Games played out by the engine before any timing: (code, wire actions) — taps first, like the bot —
+    so that the load generator spends its CPU on the websocket, not on choosing moves."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        code = GameCode(Rules.EASY, rng.randrange(SEED_SPACE), NO_VARIANTS)
+        game, line = Game.new(code), []
+        while game.status is Status.PLAYING:
+            legal = game.legal_actions()
+            taps = [a for a in legal if isinstance(a, Tap)]
+            action = rng.choice(taps) if taps else legal[0]
+            line.append({"a": "tap", "col": action.column} if isinstance(action, Tap) else {"a": "draw"})
+            game = game.apply(action)
+        out.append((str(code), line))
+    return out
+
+
 class Player:
-    """A lean bot: raw frames, a public view for legal moves, timestamps per seq."""
+    """One connection of the load generator. ``round_trip`` is the one path both phases time: send a
+    frame, read frames until the awaited one (echo: the first; game: the `ack`, after the `diff`)."""
 
-    def __init__(self, ws: ClientConnection, rng: random.Random) -> None:
+    def __init__(
+        self, ws: ClientConnection, lines: list[tuple[str, list[dict[str, Any]]]], first: int
+    ) -> None:
         self.ws = ws
-        self.rng = rng
-        self.view: GameView | None = None
+        self.lines = lines
+        self.next_line = first
+        self.game = ""
+        self.line: list[dict[str, Any]] = []
+        self.pos = 0
         self.seq = 0
+        self.v = 0
 
-    async def request(self, msg: dict[str, Any], until: str) -> dict[str, Any]:
-        await self.ws.send(msgpack.packb(msg))
+    async def round_trip(self, frame: bytes, until: str | None) -> dict[str, Any] | None:
+        await self.ws.send(frame)
         while True:
-            reply = msgpack.unpackb(await self.ws.recv())
+            data = await self.ws.recv()
+            if until is None:
+                return None
+            reply = msgpack.unpackb(data)
             t = reply["t"]
-            if t == "snapshot":
-                self.view = GameView(reply["game"], reply["v"], reply["role"], reply["state"])
-            elif t == "diff" and self.view is not None and reply["game"] == self.view.game:
-                self.view.apply(reply)
-            if t in (until, "error", "refused"):
-                return reply
+            if t == until:
+                return reply  # type: ignore[no-any-return]
+            if t in ("error", "refused"):
+                raise RuntimeError(f"unexpected answer {reply}")
 
     async def start(self) -> None:
-        reply = await self.request({"t": "hello"}, "welcome")
-        if reply["t"] != "welcome":
-            raise RuntimeError(f"hello failed: {reply}")
+        reply = await self.round_trip(msgpack.packb({"t": "hello"}), "welcome")
+        assert reply is not None
         await self.new_game()
 
     async def new_game(self) -> None:
-        if self.view is not None:
-            await self.ws.send(msgpack.packb({"t": "close", "game": self.view.game}))
-        reply = await self.request({"t": "new", "rules": "easy"}, "snapshot")
-        if reply["t"] != "snapshot":
-            raise RuntimeError(f"new game failed: {reply}")
+        if self.game:
+            await self.ws.send(msgpack.packb({"t": "close", "game": self.game}))
+        code, self.line = self.lines[self.next_line % len(self.lines)]
+        self.next_line += 1
+        reply = await self.round_trip(msgpack.packb({"t": "new", "code": code}), "snapshot")
+        assert reply is not None
+        self.game, self.pos, self.v = reply["game"], 0, reply["v"]
+
+    def act_frame(self) -> bytes:
+        self.seq += 1
+        return msgpack.packb({"t": "act", "game": self.game, "seq": self.seq, **self.line[self.pos]})  # type: ignore[no-any-return]
 
     async def move(self) -> float:
-        """One action; returns its move→ack seconds."""
-        assert self.view is not None
-        if self.view.status != "playing":
+        """The next precomputed action; returns its move→ack seconds."""
+        if self.pos >= len(self.line):
             await self.new_game()
-        legal = self.view.legal()
-        taps = [a for a in legal if a["a"] == "tap"]
-        action = self.rng.choice(taps) if taps else legal[0]
-        self.seq += 1
+        frame = self.act_frame()
         started = time.perf_counter()
-        reply = await self.request({"t": "act", "game": self.view.game, "seq": self.seq, **action}, "ack")
-        if reply["t"] != "ack":
-            raise RuntimeError(f"unexpected answer {reply}")
+        reply = await self.round_trip(frame, "ack")
+        took = time.perf_counter() - started
+        assert reply is not None
+        self.pos += 1
+        self.v = reply["v"]
+        return took
+
+    async def echo(self, frame: bytes) -> float:
+        started = time.perf_counter()
+        await self.round_trip(frame, None)
         return time.perf_counter() - started
 
 
-async def echo_floor(url: str, n: int, seconds: float) -> float:
-    conns = await open_many(url, n)
-    frame = msgpack.packb(
-        {"t": "act", "game": "abcdefghijkm", "seq": 12345, "a": "tap", "col": 3, "x": "y" * 6}
-    )
-    count = 0
-    deadline = time.perf_counter() + seconds
-
-    async def loop(ws: ClientConnection) -> None:
-        nonlocal count
-        while time.perf_counter() < deadline:
-            await ws.send(frame)
-            await ws.recv()
-            count += 1
-
-    start = time.perf_counter()
-    await asyncio.gather(*(loop(ws) for ws in conns))
-    elapsed = time.perf_counter() - start
-    await asyncio.gather(*(ws.close() for ws in conns))
-    return count / elapsed
+ECHO_FRAME = msgpack.packb({"t": "act", "game": "abcdefghijkm", "seq": 12345, "a": "tap", "col": 3})
 
 
-async def start_players(url: str, n: int) -> list[Player]:
-    conns = await open_many(url, n)
-    players = [Player(ws, random.Random(i)) for i, ws in enumerate(conns)]
-    for start in range(0, n, 100):
-        await asyncio.gather(*(p.start() for p in players[start : start + 100]))
-    return players
-
-
-async def saturation(url: str, n: int, seconds: float) -> tuple[float, list[float]]:
-    players = await start_players(url, n)
-    latencies: list[float] = []
-    deadline = time.perf_counter() + seconds
-
-    async def loop(p: Player) -> None:
-        while time.perf_counter() < deadline:
-            latencies.append(await p.move())
-
-    start = time.perf_counter()
-    await asyncio.gather(*(loop(p) for p in players))
-    elapsed = time.perf_counter() - start
-    await asyncio.gather(*(p.ws.close() for p in players))
-    return len(latencies) / elapsed, latencies
-
-
-async def paced(url: str, n: int, rate: float, seconds: float, watchers: int) -> dict[str, Any]:
-    players = await start_players(url, n)
+async def _worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
+    """One load-generator process: its share of connections; waits for the common start time."""
+    mode, n = job["mode"], job["players"]
+    lines = move_lines(job["seed"], 150) if mode != "echo" else []
+    conns = await open_many(job["url"], n)
+    players = [Player(ws, lines, i * 7) for i, ws in enumerate(conns)]
+    if mode != "echo":
+        for start in range(0, n, 100):
+            await asyncio.gather(*(p.start() for p in players[start : start + 100]))
+    watched = players[: job.get("watchers", 0)] if mode == "paced" else []
+    wconns = await open_many(job["url"], len(watched)) if watched else []
     sent_at: dict[tuple[str, int], float] = {}
     delivery: list[float] = []
-    watched = players[:watchers]
-    wconns = await open_many(url, len(watched))
-
-    async def watch(ws: ClientConnection, game: str) -> None:
+    for ws, p in zip(wconns, watched, strict=True):
         await ws.send(msgpack.packb({"t": "hello"}))
-        await ws.send(msgpack.packb({"t": "open", "game": game, "role": "watcher"}))
+        await ws.send(msgpack.packb({"t": "open", "game": p.game, "role": "watcher"}))
+
+    async def watch(ws: ClientConnection) -> None:
         with contextlib.suppress(Exception):
             async for frame in ws:
                 msg = msgpack.unpackb(frame)
@@ -201,38 +215,150 @@ async def paced(url: str, n: int, rate: float, seconds: float, watchers: int) ->
                     if at is not None:
                         delivery.append(time.perf_counter() - at)
 
-    watch_tasks = [asyncio.create_task(watch(ws, p.view.game)) for ws, p in zip(wconns, watched, strict=True)]
-    await asyncio.sleep(0.5)
+    pipe.send("ready")
+    start_at = pipe.recv()  # a time.monotonic() value shared by all processes
+    watch_tasks = [asyncio.create_task(watch(ws)) for ws in wconns]
+    await asyncio.sleep(max(0.0, start_at - time.monotonic()))
     latencies: list[float] = []
-    interval = n / rate
-    warm_until = time.perf_counter() + WARMUP
-    deadline = warm_until + seconds
+    count = 0
+    t0 = time.perf_counter()
+    warm_until = t0 + (WARMUP if mode == "paced" else 0.0)
+    deadline = warm_until + job["seconds"]
 
-    async def loop(p: Player, index: int) -> None:
+    async def closed_loop(p: Player) -> None:
+        nonlocal count
+        while time.perf_counter() < deadline:
+            latencies.append(await (p.echo(ECHO_FRAME) if mode == "echo" else p.move()))
+            count += 1
+
+    async def paced_loop(p: Player, index: int) -> None:
+        nonlocal count
+        interval = job["total_players"] / job["rate"]
         await asyncio.sleep(interval * index / n)
         next_at = time.perf_counter()
         while time.perf_counter() < deadline:
-            assert p.view is not None
-            if p.view.status != "playing" and p in watched:
+            if p in watched and p.pos >= len(p.line):
                 return  # keep the watched games alive for the whole run
             now = time.perf_counter()
             if now >= warm_until:
-                sent_at[(p.view.game, p.view.v + 1)] = now
+                sent_at[(p.game, p.v + 1)] = now
             took = await p.move()
             if now >= warm_until:
                 latencies.append(took)
+                count += 1
             next_at += interval * random.uniform(0.5, 1.5)
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
 
-    await asyncio.gather(*(loop(p, i) for i, p in enumerate(players)))
-    elapsed = seconds
-    await asyncio.sleep(0.3)
+    if mode == "paced":
+        await asyncio.gather(*(paced_loop(p, i) for i, p in enumerate(players)))
+        elapsed = job["seconds"]
+        await asyncio.sleep(0.3)  # the last diffs reach the watchers
+    else:
+        await asyncio.gather(*(closed_loop(p) for p in players))
+        elapsed = time.perf_counter() - warm_until
     for task in watch_tasks:
         task.cancel()
+    cpu = time.process_time()
     await asyncio.gather(
         *(p.ws.close() for p in players), *(ws.close() for ws in wconns), return_exceptions=True
     )
-    return {"moves_s": len(latencies) / elapsed, "ack": latencies, "delivery": delivery}
+    return {"count": count, "elapsed": elapsed, "lat": latencies, "delivery": delivery, "cpu": cpu}
+
+
+def _worker_main(job: dict[str, Any], pipe: Connection) -> None:
+    if job.get("uvloop"):
+        import uvloop
+
+        uvloop.install()
+    try:
+        pipe.send(asyncio.run(_worker(job, pipe)))
+    except BaseException as exc:  # report instead of hanging the parent
+        pipe.send({"error": repr(exc)})
+        raise
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(psutil.Error):
+            t = psutil.Process(pid).cpu_times()
+            total += t.user + t.system
+    return total
+
+
+def run_load(
+    url: str,
+    mode: str,
+    args: argparse.Namespace,
+    server_pids: list[int],
+    redis_pids: list[int] = (),  # type: ignore[assignment]
+) -> dict[str, Any]:
+    """Run one phase in ``args.procs`` load-generator processes; CPU of the server side measured around the
+    timed window."""
+    ctx = multiprocessing.get_context("fork")
+    procs, pipes = [], []
+    shares = [
+        args.players // args.procs + (1 if i < args.players % args.procs else 0) for i in range(args.procs)
+    ]
+    wshares = [
+        args.watchers // args.procs + (1 if i < args.watchers % args.procs else 0) for i in range(args.procs)
+    ]
+    for i, share in enumerate(shares):
+        job = {
+            "mode": mode,
+            "url": url,
+            "players": share,
+            "total_players": args.players,
+            "rate": args.rate,
+            "watchers": wshares[i],
+            "seconds": args.seconds,
+            "seed": 1000 + i,
+            "uvloop": not args.no_uvloop,
+        }
+        mine, theirs = ctx.Pipe()
+        proc = ctx.Process(target=_worker_main, args=(job, theirs), daemon=True)
+        proc.start()
+        procs.append(proc)
+        pipes.append(mine)
+    try:
+        for pipe in pipes:
+            if not pipe.poll(120):
+                raise RuntimeError("a load generator did not get ready")
+            msg = pipe.recv()
+            if msg != "ready":
+                raise RuntimeError(f"load generator failed: {msg}")
+        start_at = time.monotonic() + 0.3
+        for pipe in pipes:
+            pipe.send(start_at)
+        time.sleep(max(0.0, start_at - time.monotonic()))
+        cpu0, rcpu0 = cpu_seconds(server_pids), cpu_seconds(list(redis_pids))
+        results = []
+        for pipe in pipes:
+            if not pipe.poll(args.seconds * 4 + 60):
+                raise RuntimeError("a load generator did not finish")
+            results.append(pipe.recv())
+        cpu1, rcpu1 = cpu_seconds(server_pids), cpu_seconds(list(redis_pids))
+        window = time.monotonic() - start_at
+    finally:
+        for proc in procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+    for r in results:
+        if "error" in r:
+            raise RuntimeError(f"load generator failed: {r['error']}")
+    count = sum(r["count"] for r in results)
+    elapsed = max(r["elapsed"] for r in results)
+    return {
+        "rate": count / elapsed,
+        "count": count,
+        "lat": [x for r in results for x in r["lat"]],
+        "delivery": [x for r in results for x in r["delivery"]],
+        "server_us": (cpu1 - cpu0) / count * 1e6 if count else float("nan"),
+        "server_load": (cpu1 - cpu0) / window,
+        "redis_us": (rcpu1 - rcpu0) / count * 1e6 if count else float("nan"),
+        "client_us": sum(r["cpu"] for r in results) / count * 1e6 if count else float("nan"),
+    }
 
 
 async def idle_memory(url: str, pid: int, n: int, compression: bool) -> float:
@@ -281,46 +407,33 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=1000.0)
     parser.add_argument("--watchers", type=int, default=20)
     parser.add_argument("--idle", type=int, default=5000)
+    parser.add_argument("--procs", type=int, default=2, help="load-generator processes")
+    parser.add_argument(
+        "--no-uvloop", action="store_true", help="load generators on the default asyncio loop"
+    )
     parser.add_argument("--no-persist", action="store_true", help="embedded Redis without AOF/snapshots")
     args = parser.parse_args()
     fds = raise_fd_limit()
     report: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="golfrace-bench-") as tmp:
-        redis = RedisServer(
-            Path(tmp) / "redis", persist=not args.no_persist
-        ).start()  # embedded: unix socket, persistence on
+        redis = RedisServer(Path(tmp) / "redis", persist=not args.no_persist).start()  # unix socket
+        redis_pids = [redis.process.pid] if redis.process is not None else []
         base = Settings(host="127.0.0.1", redis_url=redis.url, secret="bench").with_(**LIMITS)
         try:
             echo_port = free_port()
             echo = start_echo(echo_port)
             try:
-                report["echo_rt_s"] = asyncio.run(
-                    echo_floor(f"ws://127.0.0.1:{echo_port}/ws", args.players, args.seconds)
-                )
+                report["echo"] = run_load(f"ws://127.0.0.1:{echo_port}/ws", "echo", args, [echo.pid])
             finally:
                 echo.terminate()
                 echo.wait(10)
-
-            server = start_process(base.with_(port=free_port()), log=Path(tmp) / "server.log")
-            try:
-                rate, lat = asyncio.run(saturation(server.ws, args.players, args.seconds))
-                report.update(sat_moves_s=rate, sat_p50=pct(lat, 50), sat_p99=pct(lat, 99))
-            finally:
-                stop_process(server)
-            server = start_process(base.with_(port=free_port()), log=Path(tmp) / "server.log")
-            try:
-                out = asyncio.run(paced(server.ws, args.players, args.rate, args.seconds, args.watchers))
-                report.update(
-                    paced_moves_s=out["moves_s"],
-                    ack_p50=pct(out["ack"], 50),
-                    ack_p99=pct(out["ack"], 99),
-                    watch_p50=pct(out["delivery"], 50),
-                    watch_p99=pct(out["delivery"], 99),
-                    watch_n=len(out["delivery"]),
-                )
-            finally:
-                stop_process(server)
-
+            for mode in ("game", "paced"):
+                server = start_process(base.with_(port=free_port()), log=Path(tmp) / "server.log")
+                try:
+                    assert server.process is not None
+                    report[mode] = run_load(server.ws, mode, args, [server.process.pid], redis_pids)
+                finally:
+                    stop_process(server)
             if args.idle:
                 for compression in (False, True):
                     server = start_process(base.with_(port=free_port(), compression=compression))
@@ -337,22 +450,34 @@ def main() -> int:
                 print(log.read_text()[-3000:], file=sys.stderr)
 
     ms = 1000
-    ratio = report["sat_moves_s"] / report["echo_rt_s"]
+    echo, sat, paced = report["echo"], report["game"], report["paced"]
+    ratio = sat["rate"] / echo["rate"]
     print(
-        f"golfrace server benchmark: {args.players} connections, {args.seconds:g} s per phase, fd limit {fds}"
-    )
-    print(f"  echo floor           {report['echo_rt_s']:9.0f} round trips/s")
-    print(
-        f"  saturation           {report['sat_moves_s']:9.0f} moves/s = {ratio:.0%} of the floor (target 60%)"
-        f"   ack p50 {report['sat_p50'] * ms:.1f} ms, p99 {report['sat_p99'] * ms:.1f} ms"
+        f"golfrace server benchmark: {args.players} connections from {args.procs} load-generator processes, "
+        f"{args.seconds:g} s per phase, fd limit {fds}, "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
     print(
-        f"  paced {args.rate:g}/s       {report['paced_moves_s']:9.0f} moves/s   move→ack p50 "
-        f"{report['ack_p50'] * ms:.1f} ms, p99 {report['ack_p99'] * ms:.1f} ms (target ≤ 20 ms); "
-        f"move→watcher p50 {report['watch_p50'] * ms:.1f} ms, p99 {report['watch_p99'] * ms:.1f} ms "
-        f"({report['watch_n']} deliveries, {args.watchers} watchers)"
+        f"  echo floor           {echo['rate']:9.0f} round trips/s   "
+        f"server CPU {echo['server_us']:.0f} us/round trip"
+        f" (busy {echo['server_load']:.0%}); load generator {echo['client_us']:.0f} us/round trip"
     )
-    ok = ratio >= 0.6 and report["ack_p99"] <= 0.020
+    print(
+        f"  saturation           {sat['rate']:9.0f} moves/s = {ratio:.0%} of the floor (target 60%)"
+        f"   ack p50 {pct(sat['lat'], 50) * ms:.1f} ms, p99 {pct(sat['lat'], 99) * ms:.1f} ms\n"
+        f"                       server CPU {sat['server_us']:.0f} us/move "
+        f"(busy {sat['server_load']:.0%}), Redis "
+        f"{sat['redis_us']:.0f} us/move, load generator {sat['client_us']:.0f} us/move"
+    )
+    print(
+        f"  paced {args.rate:g}/s       {paced['rate']:9.0f} moves/s   move→ack p50 "
+        f"{pct(paced['lat'], 50) * ms:.1f} ms, p99 {pct(paced['lat'], 99) * ms:.1f} ms (target ≤ 20 ms); "
+        f"move→watcher p50 {pct(paced['delivery'], 50) * ms:.1f} ms, "
+        f"p99 {pct(paced['delivery'], 99) * ms:.1f} ms "
+        f"({len(paced['delivery'])} deliveries, {args.watchers} watchers); "
+        f"server CPU {paced['server_us']:.0f} us/move"
+    )
+    ok = ratio >= 0.6 and pct(paced["lat"], 99) <= 0.020
     if args.idle:
         print(
             f"  idle memory          {report['idle_kb_off']:.1f} KB/connection without compression, "
