@@ -6,7 +6,7 @@ import asyncio
 import random
 from dataclasses import dataclass
 
-from .client import Client, GameView
+from .client import Client, GameView, RequestError
 
 MAX_ACTIONS = 500
 RATE_BACKOFF = 0.25
@@ -32,7 +32,14 @@ async def play_game(
     client: Client, code: str | None = None, rules: str | None = None, seed: int | None = None
 ) -> Result:
     rng = random.Random(seed)
-    view = await client.new(code, rules)
+    while True:
+        try:
+            view = await client.new(code, rules)
+            break
+        except RequestError as exc:  # a game played flat out can spend the burst: wait for tokens
+            if exc.code != "rate_limited":
+                raise
+            await asyncio.sleep(RATE_BACKOFF)
     for _ in range(MAX_ACTIONS):
         if view.status != "playing":
             break
