@@ -2,13 +2,15 @@
 # Run with docker compose (see docker-compose.yml and the README's "Server" section).
 
 FROM node:20-slim AS client
-WORKDIR /src/client_web
-COPY client_web/ ./
-RUN if [ -f package.json ]; then \
-        (npm ci --no-audit --no-fund --loglevel=error || npm install --no-audit --no-fund --loglevel=error) \
-        && npm run --silent build; \
-    fi; \
-    mkdir -p dist && { [ -f dist/index.html ] || cp -r index.html dist/ 2>/dev/null || true; }
+# The build reads the engine's catalogs (bundled UI texts) and docs/rules-*.md (the rules pages), so the
+# client stage keeps the repository's layout for those three folders.
+WORKDIR /src
+COPY client_web/package.json client_web/package-lock.json client_web/
+RUN cd client_web && npm ci --no-audit --no-fund --loglevel=error
+COPY client_web/ client_web/
+COPY docs/ docs/
+COPY server/golfrace/engine/catalogs/ server/golfrace/engine/catalogs/
+RUN cd client_web && npm run --silent build && test -f dist/index.html && test -f dist/rules/en.html
 
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 \
