@@ -47,7 +47,7 @@ from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
-EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire",)
+EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints")
 HEALTH_TIMEOUT = 2.0
 REDIS_POOL_WAIT = 5.0  # seconds a request waits for a free Redis connection before `unavailable`
 

@@ -1,0 +1,136 @@
+"""Hints for solo games: ``{t: "hint", game}`` -> the next move of a winning line (or of the best line).
+
+A server extension (listed in ``app.EXTENSIONS``): importing it registers the message type and its handler.
+Only the game's player may ask, and only for a solo game (race and daily games are not in the game store,
+so they answer ``no_game``: races get no hints). The solver runs in a worker thread under a named budget
+(``HintSettings``), in a task of its own so that the connection keeps playing while it thinks; one hint per
+connection is computed at a time (``hint_busy`` otherwise).
+
+Solo games feed no leaderboard (only race and daily records do, see ``races/service.py``), so a hinted game
+needs no mark to keep it off the boards.
+
+The answer names a column or the stock, never a card: the hint frame carries no card identity, so nothing
+beyond the public state leaves the server other than the advice itself (the solver does read the hidden
+stock order, as any hint must).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import Draw, Game, Status, Tap
+from .engine.actions import Action
+from .engine.solver import SolveResult, solve
+from .handlers import handler
+from .protocol import ID_LEN, Field, ProtocolError, Spec, register
+from .session import Session
+
+log = logging.getLogger("golfrace.hints")
+
+
+@dataclass(frozen=True, slots=True)
+class HintSettings:
+    max_states: int = 2_000_000
+    """Solver positions one hint may explore. The solver decides almost every deal far below this."""
+    max_seconds: float = 2.0
+    """Wall seconds one hint may think (measured with ``time.monotonic``); then the best line found so far
+    is used and ``winnable`` is null."""
+    in_flight: int = 1
+    """Hints one connection may have being computed at once; more get ``hint_busy``."""
+
+    @classmethod
+    def from_env(cls) -> HintSettings:
+        env = os.environ
+        return cls(
+            max_states=int(env.get("GOLFRACE_HINT_MAX_STATES", cls.max_states)),
+            max_seconds=float(env.get("GOLFRACE_HINT_MAX_SECONDS", cls.max_seconds)),
+            in_flight=int(env.get("GOLFRACE_HINT_IN_FLIGHT", cls.in_flight)),
+        )
+
+
+SETTINGS = HintSettings.from_env()  # tests may replace it
+HINT_ERROR_CODES = {
+    "hint_busy": "a hint for this connection is still being computed; ask again after its answer",
+}
+EXTRAS_KEY = "hints_in_flight"
+_TASKS: set[asyncio.Task[None]] = set()  # keeps running hint tasks referenced until they finish
+
+register(Spec("hint", (Field("game", str, required=True, max_len=ID_LEN),)))
+
+
+# --- pure part ------------------------------------------------------------------------------------------
+def move_of(action: Action | None) -> dict[str, Any] | None:
+    """The wire form of a suggested move: a column or the stock, never a card."""
+    if isinstance(action, Tap):
+        return {"a": "tap", "col": action.column}
+    if isinstance(action, Draw):
+        return {"a": "draw"}
+    return None
+
+
+def think(game: Game, settings: HintSettings) -> tuple[Action | None, bool | None]:
+    """The hinted action and whether the position can still be won (None: the budget ran out).
+
+    Among the winning lines, a removal is preferred to a draw when one is known to keep the win: a draw
+    the solver chose first is replaced by the first removal whose position it proves winnable within what
+    is left of the budget."""
+    if game.status is Status.WON:
+        return None, True
+    if game.status is not Status.PLAYING:
+        return None, False
+    started = time.monotonic()
+    result: SolveResult = solve(
+        game, max_states=settings.max_states, max_seconds=settings.max_seconds, clock=time.monotonic
+    )
+    first = result.line[0] if result.line else None
+    if result.winnable and isinstance(first, Draw):
+        for action in game.legal_actions():
+            if not isinstance(action, Tap):
+                continue
+            left = settings.max_seconds - (time.monotonic() - started)
+            if left <= 0:
+                break
+            after = solve(
+                game.apply(action), max_states=settings.max_states, max_seconds=left, clock=time.monotonic
+            )
+            if after.winnable:
+                return action, True
+    return first, result.winnable
+
+
+# --- the handler ------------------------------------------------------------------------------------------
+@handler("hint")
+async def on_hint(session: Session, msg: dict[str, Any]) -> None:
+    game_id = msg["game"]
+    busy = int(session.extras.get(EXTRAS_KEY, 0))
+    if busy >= SETTINGS.in_flight:
+        raise ProtocolError("hint_busy", HINT_ERROR_CODES["hint_busy"], ref="hint", game=game_id)
+    stored = await session.ctx.store.load(game_id)
+    if stored is None:
+        raise ProtocolError("no_game", f"no game {game_id!r}", ref="hint", game=game_id)
+    if stored.owner != session.player:
+        raise ProtocolError("not_player", "hints are for the game's player", ref="hint", game=game_id)
+    session.extras[EXTRAS_KEY] = busy + 1
+    task = asyncio.create_task(_answer(session, game_id, stored.v, stored.game))
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+
+
+async def _answer(session: Session, game_id: str, v: int, game: Game) -> None:
+    try:
+        action, winnable = await asyncio.to_thread(think, game, SETTINGS)
+        if not session.closing:
+            session.send(
+                {"t": "hint", "game": game_id, "v": v, "move": move_of(action), "winnable": winnable}
+            )
+    except Exception:
+        log.exception("hint failed for %s", game_id)
+        if not session.closing:
+            session.error(ProtocolError("internal", "the hint could not be computed", ref="hint"))
+    finally:
+        session.extras[EXTRAS_KEY] = max(0, int(session.extras.get(EXTRAS_KEY, 1)) - 1)
