@@ -45,11 +45,12 @@ class HintSettings:
 
     @classmethod
     def from_env(cls) -> HintSettings:
-        env = os.environ
+        """``GOLFRACE_HINT_MAX_STATES``, ``GOLFRACE_HINT_MAX_SECONDS``, ``GOLFRACE_HINT_IN_FLIGHT``."""
+        env, base = os.environ, cls()
         return cls(
-            max_states=int(env.get("GOLFRACE_HINT_MAX_STATES", cls.max_states)),
-            max_seconds=float(env.get("GOLFRACE_HINT_MAX_SECONDS", cls.max_seconds)),
-            in_flight=int(env.get("GOLFRACE_HINT_IN_FLIGHT", cls.in_flight)),
+            max_states=int(env.get("GOLFRACE_HINT_MAX_STATES", base.max_states)),
+            max_seconds=float(env.get("GOLFRACE_HINT_MAX_SECONDS", base.max_seconds)),
+            in_flight=int(env.get("GOLFRACE_HINT_IN_FLIGHT", base.in_flight)),
         )
 
 
