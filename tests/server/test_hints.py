@@ -1,0 +1,93 @@
+"""Hints over real websockets and Redis: following them wins a winnable deal, the frame names a column or
+the stock and never a card, only the game's player may ask, and one hint per connection at a time."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from golfrace import hints
+from golfrace.engine import Draw, Game, Status, Tap
+from golfrace.store import decode_state, game_key
+
+from .helpers import WIN_CODE, _is_card, _strings, assert_no_leak
+
+pytestmark = pytest.mark.timeout(60)
+HINT_TIMEOUT = 10.0
+
+
+async def ask(client: Any, game: str) -> dict[str, Any]:
+    await client.send({"t": "hint", "game": game})
+    return await client.expect(
+        None,
+        HINT_TIMEOUT,
+        where=lambda m: (m.get("t") == "hint" and m.get("game") == game) or m.get("ref") == "hint",
+    )
+
+
+def action_of(move: dict[str, Any]) -> Tap | Draw:
+    return Tap(move["col"]) if move["a"] == "tap" else Draw()
+
+
+async def test_following_the_hints_wins_a_winnable_deal(make_client) -> None:
+    client = await make_client()
+    view = await client.new(WIN_CODE)
+    engine = Game.new(WIN_CODE)
+    while engine.status is Status.PLAYING:
+        answer = await ask(client, view.game)
+        assert answer["t"] == "hint", answer
+        assert answer["v"] == engine.moves + engine.undos and answer["winnable"] is True
+        assert set(answer["move"]) <= {"a", "col"}
+        action = action_of(answer["move"])
+        assert action in engine.legal_actions(), (answer, engine.legal_actions())
+        engine = engine.apply(action)
+        reply = await client.act(view.game, **answer["move"])
+        assert reply["t"] == "ack", reply
+        await client.wait_version(view.game, reply["v"])
+    assert engine.status is Status.WON and view.status == "won"
+    done = await ask(client, view.game)
+    assert done["move"] is None and done["winnable"] is True
+    hint_frames = [f for f in client.frames if f.get("t") == "hint"]
+    assert len(hint_frames) > 30
+    for frame in hint_frames:  # a column or the stock: never a card, and no code
+        assert not [s for s in _strings(frame) if _is_card(s)], frame
+        assert WIN_CODE not in _strings(frame)
+
+
+async def test_random_game_hint_leaks_nothing_hidden(make_client, redis_url: str) -> None:
+    client = await make_client()
+    view = await client.new(rules="easy")
+    assert view.state["code"] is None
+    for _ in range(3):
+        answer = await ask(client, view.game)
+        assert answer["t"] == "hint" and answer["move"] is not None, answer
+        reply = await client.act(view.game, **answer["move"])
+        assert reply["t"] == "ack", reply
+        await client.wait_version(view.game, reply["v"])
+    # the hidden code, read from the server's own record, appears in no frame (hints included)
+    redis = aioredis.Redis.from_url(redis_url)
+    try:
+        state = await asyncio.wait_for(redis.hget(game_key(view.game), "state"), HINT_TIMEOUT)
+    finally:
+        await redis.aclose()
+    assert state is not None
+    code = str(decode_state(state).code)
+    assert assert_no_leak(client, {view.game: code}, hidden={view.game}) > 3
+
+
+async def test_only_the_player_and_one_at_a_time(make_client, monkeypatch) -> None:
+    owner = await make_client()
+    other = await make_client()
+    view = await owner.new(WIN_CODE)
+    await other.open(view.game, "watcher")
+    error = await ask(other, view.game)
+    assert error["t"] == "error" and error["code"] == "not_player", error
+    missing = await ask(owner, "nosuchgame")
+    assert missing["t"] == "error" and missing["code"] == "no_game", missing
+    monkeypatch.setattr(hints, "SETTINGS", replace(hints.SETTINGS, in_flight=0))
+    busy = await ask(owner, view.game)
+    assert busy["t"] == "error" and busy["code"] == "hint_busy", busy
