@@ -39,10 +39,9 @@ from .protocol import (
     choose_codec,
     decode,
 )
-from .resp import Pipe
 from .session import Session
 from .settings import Settings
-from .store import Store
+from .store import Batcher, Store, batch_client
 from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
@@ -77,7 +76,7 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
         )
         redis = aioredis.Redis(connection_pool=pool, decode_responses=False)
         await redis.ping()
-        store = Store(redis, settings, Pipe(settings.redis_url or ""))
+        store = Store(redis, settings, Batcher(batch_client(settings.redis_url or "")))
         secret = settings.secret or await store.shared_secret()
         hub = Hub(redis, settings.redis_url or "", store.origin)
         await hub.start()
@@ -97,7 +96,7 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
                 session.close(CLOSE_GOING_AWAY)
             await asyncio.sleep(0.05)
             await hub.stop()
-            await store.pipe.aclose()
+            await store.batch.aclose()
             await redis.aclose()
             await pool.aclose()
 

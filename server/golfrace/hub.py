@@ -3,23 +3,31 @@
 A subscriber (a websocket session, or anything with ``deliver``) subscribes to channels; each published
 payload (a msgpack map) is decoded once and handed to every local subscriber of its channel, in the order
 Redis delivered it. ``deliver`` must not block: sessions only queue frames.
+
+The connection is redis-py's ``PubSub``, read by one long-lived task that awaits each message (no polling).
+When the connection is lost, redis-py reconnects on the next read and subscribes again to every channel.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
 
 from .protocol import pack, to_json, unpack
-from .resp import Subscription
 from .store import ORIGIN_LEN, ORIGIN_MARK
 
 log = logging.getLogger("golfrace.hub")
 HUB_CHANNEL = "golfrace:hub"
 SUBSCRIBE_TIMEOUT = 5.0
+LISTEN_RETRY = Retry(ExponentialBackoff(cap=0.2, base=0.02), 2)
+"""A lost pub/sub connection: redis-py retries twice at once, then the listener backs off (RETRY_MAX)."""
+RETRY_MAX = 2.0
 
 
 class Envelope:
@@ -54,23 +62,36 @@ class Hub:
         self.redis = redis  # publishing
         self.origin = origin
         """The prefix this process's commits put on what they publish (``Store.origin``)."""
-        self.subscription = Subscription(url, self._dispatch)  # one pub/sub connection per process
+        # One pub/sub connection per process, on a client of its own (short retries).
+        self.listen_client = aioredis.Redis.from_url(url, max_connections=1, retry=LISTEN_RETRY)
+        self.pubsub = self.listen_client.pubsub()
         self.subscribers: dict[str, set[Subscriber]] = {}
+        self.wanted: set[str] = set()
+        """Channels subscribed (confirmed or not)."""
+        self.confirmed: set[str] = set()
+        """Channels Redis confirmed on the current connection."""
+        self._confirm: dict[str, list[asyncio.Future[None]]] = {}
+        self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        await self.subscription.start()
-        await self.subscription.subscribe(HUB_CHANNEL, SUBSCRIBE_TIMEOUT)
+        await self._join(HUB_CHANNEL, SUBSCRIBE_TIMEOUT, start=True)
 
     async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
         with contextlib.suppress(Exception):
-            await self.subscription.stop()
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+        with contextlib.suppress(Exception):
+            await self.listen_client.aclose()
 
     async def subscribe(self, channel: str, subscriber: Subscriber) -> None:
         """Add ``subscriber``; returns once Redis confirmed the channel subscription, so that a state read
         after this call cannot miss a message published after it."""
         subs = self.subscribers.setdefault(channel, set())
         subs.add(subscriber)
-        await self.subscription.subscribe(channel, SUBSCRIBE_TIMEOUT)
+        await self._join(channel, SUBSCRIBE_TIMEOUT)
 
     async def unsubscribe(self, channel: str, subscriber: Subscriber) -> None:
         subs = self.subscribers.get(channel)
@@ -79,7 +100,62 @@ class Hub:
         subs.discard(subscriber)
         if not subs:
             del self.subscribers[channel]
-            self.subscription.unsubscribe(channel)
+            if channel in self.wanted:
+                self.wanted.discard(channel)
+                self.confirmed.discard(channel)
+                with contextlib.suppress(Exception):  # gone with the connection anyway
+                    await self.pubsub.unsubscribe(channel)
+
+    async def _join(self, channel: str, timeout: float, start: bool = False) -> None:
+        """Subscribe to ``channel`` and wait for Redis's confirmation (at once when it is confirmed)."""
+        if channel in self.confirmed:
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._confirm.setdefault(channel, []).append(future)
+        try:
+            if channel not in self.wanted:
+                self.wanted.add(channel)
+                try:
+                    await asyncio.wait_for(self.pubsub.subscribe(channel), timeout)
+                except BaseException:
+                    self.wanted.discard(channel)
+                    raise
+            if start:  # the first subscription made the connection: now it can be read
+                self._task = asyncio.create_task(self._listen(), name="golfrace-hub-listen")
+            await asyncio.wait_for(future, timeout)
+        except BaseException:
+            waiting = self._confirm.get(channel)
+            if waiting and future in waiting:
+                waiting.remove(future)
+            raise
+
+    async def _listen(self) -> None:
+        """Read the pub/sub connection for good: messages to ``_dispatch``, confirmations to ``_join``."""
+        backoff = 0.05
+        while True:
+            try:
+                message = await self.pubsub.get_message(timeout=None)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis gone: the next read reconnects and subscribes again
+                self.confirmed.clear()
+                log.warning("pub/sub connection lost: %s", exc)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, RETRY_MAX)
+                continue
+            backoff = 0.05
+            if message is None:
+                continue
+            kind = message["type"]
+            if kind == "message":
+                self._dispatch(message["channel"].decode(), message["data"])
+            elif kind == "subscribe":
+                name = message["channel"].decode()
+                if name in self.wanted:
+                    self.confirmed.add(name)
+                for future in self._confirm.pop(name, ()):
+                    if not future.done():
+                        future.set_result(None)
 
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         """Publish a message map to every instance's subscribers of ``channel``."""

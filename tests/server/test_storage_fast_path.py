@@ -1,5 +1,5 @@
-"""The hot path's own pieces: the compact stored state (and reading the older JSON form), the pipelined
-Redis connection and the pub/sub connection, including losing and regaining Redis."""
+"""The hot path's own pieces: the compact stored state (and reading the older JSON form), the batcher on
+redis-py and the hub's pub/sub listener, including losing and regaining Redis."""
 
 from __future__ import annotations
 
@@ -10,11 +10,21 @@ import random
 import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 
 from golfrace.engine import Draw, Game, Undo
+from golfrace.hub import Hub
+from golfrace.protocol import pack
 from golfrace.redis_server import RedisServer, start_test_server
-from golfrace.resp import Pipe, Subscription
-from golfrace.store import Stored, decode_state, encode_state, history_text, next_history
+from golfrace.store import (
+    Batcher,
+    Stored,
+    batch_client,
+    decode_state,
+    encode_state,
+    history_text,
+    next_history,
+)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -39,35 +49,57 @@ def test_older_json_state_is_read() -> None:
     assert decode_state(json.dumps(game.to_state()).encode()) == game
 
 
-async def test_pipe_and_subscription_survive_a_redis_restart(tmp_path) -> None:
+class _Collector:
+    def __init__(self) -> None:
+        self.got: list[tuple[str, dict]] = []
+
+    def deliver(self, envelope) -> None:
+        self.got.append((envelope.channel, envelope.message))
+
+
+async def test_batcher_and_hub_survive_a_redis_restart(tmp_path) -> None:
     server = start_test_server(str(tmp_path / "a"))
-    got: list[tuple[str, bytes]] = []
-    pipe = Pipe(server.url)
-    sub = Subscription(server.url, lambda channel, data: got.append((channel, data)))
+    batch = Batcher(batch_client(server.url))
+    plain = aioredis.from_url(server.url)
+    hub = Hub(plain, server.url, origin=b"\x00ourself!")
+    sub = _Collector()
     try:
-        sha = pipe.script("return {KEYS[1], ARGV[1]}")
+        sha = batch.script("return {KEYS[1], ARGV[1]}")
         results = await asyncio.wait_for(
-            asyncio.gather(*(pipe.evalsha(sha, [f"k{i}"], [i]) for i in range(200))), 5
+            asyncio.gather(*(batch.evalsha(sha, [f"k{i}"], [i]) for i in range(200))), 5
         )
-        assert results == [[f"k{i}".encode(), str(i).encode()] for i in range(200)]  # in order, pipelined
-        await asyncio.wait_for(sub.start(), 5)
-        await sub.subscribe("chan", 5)
-        assert await asyncio.wait_for(pipe.call("PUBLISH", "chan", b"one"), 5) == 1
-        await asyncio.wait_for(_until(lambda: got == [("chan", b"one")]), 5)
+        assert results == [[f"k{i}".encode(), str(i).encode()] for i in range(200)]  # each its own reply
+        good, bad = await asyncio.wait_for(  # one batch: the error goes to its caller only
+            asyncio.gather(
+                batch.call("INCR", "n"), batch.call("HGET", "n", "x", "y"), return_exceptions=True
+            ),
+            5,
+        )
+        assert good == 1 and isinstance(bad, ResponseError)
+        assert await asyncio.wait_for(batch.transaction([("SET", "t", "1"), ("INCR", "t")]), 5) == [b"OK", 2]
+        await asyncio.wait_for(hub.start(), 5)
+        await asyncio.wait_for(hub.subscribe("chan", sub), 5)
+        await batch.call("PUBLISH", "chan", pack({"n": 1}))
+        await batch.call("PUBLISH", "chan", b"\x00ourself!" + pack({"n": 0}))  # our own echo: skipped
+        await batch.call("PUBLISH", "chan", b"\x00another!" + pack({"n": 2}))  # another's: prefix stripped
+        await asyncio.wait_for(_until(lambda: len(sub.got) == 2), 5)
+        assert sub.got == [("chan", {"n": 1}), ("chan", {"n": 2})]
 
         port = server.port
         server.stop()
         with pytest.raises(RedisConnectionError):
-            await asyncio.wait_for(pipe.call("PING"), 5)
+            await asyncio.wait_for(batch.call("PING"), 5)
+        await asyncio.wait_for(_until(lambda: "chan" not in hub.confirmed), 5)
         server = RedisServer(tmp_path / "b", port=port, persist=False).start()
-        assert await asyncio.wait_for(pipe.call("PING"), 5) == b"PONG"  # reconnected on next use
-        assert await asyncio.wait_for(pipe.evalsha(sha, ["x"], [1]), 5) == [b"x", b"1"]  # NOSCRIPT → EVAL
-        await asyncio.wait_for(_until(lambda: "chan" in sub.confirmed), 10)  # subscribed again
-        await pipe.call("PUBLISH", "chan", b"two")
-        await asyncio.wait_for(_until(lambda: got[-1:] == [("chan", b"two")]), 5)
+        assert await asyncio.wait_for(batch.call("PING"), 5) is True  # reconnected on next use
+        assert await asyncio.wait_for(batch.evalsha(sha, ["x"], [1]), 5) == [b"x", b"1"]  # NOSCRIPT: loaded
+        await asyncio.wait_for(_until(lambda: "chan" in hub.confirmed), 10)  # subscribed again
+        await batch.call("PUBLISH", "chan", pack({"n": 3}))
+        await asyncio.wait_for(_until(lambda: sub.got[-1:] == [("chan", {"n": 3})]), 5)
     finally:
-        await sub.stop()
-        await pipe.aclose()
+        await hub.stop()
+        await batch.aclose()
+        await plain.aclose()
         server.stop()
 
 
@@ -76,14 +108,14 @@ async def _until(condition) -> None:
         await asyncio.sleep(0.01)
 
 
-async def test_pipe_selects_the_database_of_the_url(redis_url) -> None:
+async def test_batcher_selects_the_database_of_the_url(redis_url) -> None:
     base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
-    pipe = Pipe(base + "/5")
+    batch = Batcher(batch_client(base + "/5"))
     other = aioredis.from_url(base + "/5")
     try:
-        await asyncio.wait_for(pipe.call("SET", "golfrace:test:db", "five"), 5)
+        await asyncio.wait_for(batch.call("SET", "golfrace:test:db", "five"), 5)
         assert await other.get("golfrace:test:db") == b"five"
     finally:
         await other.delete("golfrace:test:db")
         await other.aclose()
-        await pipe.aclose()
+        await batch.aclose()
