@@ -3,7 +3,7 @@
 import { Board } from "../board.js";
 import { checkCode } from "../codes.js";
 import { describeState } from "../describe.js";
-import { applyDiff, fromSnapshot } from "../gamestate.js";
+import { applyDiff, fromSnapshot, snapshotIsNewer } from "../gamestate.js";
 import { locale, refusalText, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
@@ -118,6 +118,7 @@ export function createRaceView(app) {
   let timer = null;
   let lastDialogFor = null;
   let lastTapped = null;
+  let pendingWatchers = null;
 
   const board = new Board({
     onTap: (col, row, cardEl) => {
@@ -189,17 +190,20 @@ export function createRaceView(app) {
           return;
         }
         if (m.race !== raceId) return;
-        race = m;
+        race = pendingWatchers == null ? m : { ...m, watchers: m.watchers ?? pendingWatchers };
+        pendingWatchers = null;
         render();
       }),
       app.conn.on("race_game", (m) => {
         if (m.race !== raceId) return;
         const key = SEQ_KEY + raceId;
         if (Number(storage()?.getItem(key) ?? 0) < m.seq) storage()?.setItem(key, String(m.seq));
+        if (!snapshotIsNewer(mine, m)) return; // never show an older board than the one shown
         showBoard(fromSnapshot({ ...m, role: "player" }), "snapshot", null);
       }),
       app.conn.on("race_diff", (m) => {
-        if (m.race !== raceId || !mine) return;
+        if (m.race !== raceId) return;
+        if (!mine) return join(); // a move before our snapshot: ask for the board again
         const { state, change } = applyDiff(mine, m);
         if (change === "stale") return;
         if (change === "gap") return join(); // a fresh race_game puts us back in step
@@ -211,7 +215,11 @@ export function createRaceView(app) {
         renderRacers();
       }),
       app.conn.on("watchers", (m) => {
-        if (m.race !== raceId || !race) return;
+        if (m.race !== raceId) return;
+        if (!race) {
+          pendingWatchers = m.n; // before the race itself: kept for it
+          return;
+        }
         race.watchers = m.n;
         renderHead();
       }),
@@ -233,10 +241,9 @@ export function createRaceView(app) {
   function showBoard(state, change, diff) {
     mine = state;
     board.render(state, change, diff, locale());
-    q(".race-hud").hidden = false;
     q(".score").textContent = String(state.score);
     q(".moves").textContent = String(state.moves);
-    q(".undo").disabled = !state.can_undo || !(race?.options?.undo ?? true) || state.status !== "playing";
+    renderControls(); // the board may come before or after the race's own message: both re-check
     room.dataset.v = String(state.v);
     room.dataset.status = state.status;
     if (change !== "snapshot") announce(describeState(state, locale()));
@@ -250,19 +257,28 @@ export function createRaceView(app) {
     if (!race) return;
     renderHead();
     renderRacers();
-    const me = race.you;
     const host = race.host === app.player();
     const lobby = race.phase === "lobby";
     q(".lobby-actions").hidden = !lobby;
     q(".start").hidden = !host;
     q(".waiting").hidden = host;
-    q(".board-slot").hidden = lobby || !me;
-    q(".race-hud").hidden = lobby || !me || !mine;
-    q(".resign").hidden = !me || race.phase === "finished" || mine?.status !== "playing";
+    renderControls();
     tickCountdown();
     clearInterval(timer);
     if (race.phase === "countdown" || race.phase === "running") timer = setInterval(tickCountdown, 200);
     renderResults();
+  }
+
+  /** The board, HUD, Undo and Resign from what is known now: called after every `race` and every board
+   * update, since the race message and the racer's `race_game` snapshot may arrive in either order. */
+  function renderControls() {
+    const me = race?.you;
+    const lobby = !race || race.phase === "lobby";
+    const playing = mine?.status === "playing";
+    q(".board-slot").hidden = Boolean(race) && (lobby || !me);
+    q(".race-hud").hidden = lobby || !me || !mine;
+    q(".resign").hidden = !me || !mine || race.phase === "finished" || !playing;
+    q(".undo").disabled = !mine?.can_undo || !(race?.options?.undo ?? true) || !playing;
   }
 
   function renderHead() {
@@ -392,6 +408,7 @@ export function createRaceView(app) {
       raceId = params?.id ?? null;
       race = null;
       mine = null;
+      pendingWatchers = null;
       form.hidden = Boolean(raceId);
       room.hidden = !raceId;
       if (raceId) join();

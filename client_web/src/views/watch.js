@@ -77,7 +77,7 @@ export function createWatchView(app) {
     offs.push(
       app.conn.on("race_watch", (m) => {
         if (m.race !== id) return;
-        race = m;
+        race = { ...m, watchers: Math.max(m.watchers ?? 0, race?.watchers ?? 0) };
         q(".seats").replaceChildren();
         seats = new Map();
         for (const b of m.boards ?? []) paintSeat(b.seat, b, boardState(b), null);
@@ -94,12 +94,14 @@ export function createWatchView(app) {
       app.conn.on("race", (m) => {
         if (m.race !== id) return;
         race = { ...race, ...m };
+        if (!race.boards) return; // race_watch (with the boards) is still to come
         for (const r of m.racers ?? []) if (seats.has(r.seat)) paintSeat(r.seat, r, null, null);
         renderHead();
       }),
       app.conn.on("watchers", (m) => {
-        if (m.race !== id || !race) return;
-        race.watchers = m.n;
+        if (m.race !== id) return;
+        race = { ...(race ?? {}), watchers: m.n }; // may come before race_watch: kept for it
+        if (!race.race) return;
         renderHead();
       }),
       app.conn.on("error", (m) => {
