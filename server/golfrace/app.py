@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import importlib.util
 import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -30,7 +31,6 @@ from . import handlers, metrics
 from .context import Context
 from .engine.i18n import LOCALES, catalog
 from .hub import Hub
-from .lean_ws import LeanWebSocketProtocol
 from .protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_NO_HELLO,
@@ -118,9 +118,28 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
     return GolfApp(app)
 
 
+SANSIO_MODULE = "uvicorn.protocols.websockets.websockets_sansio_impl"
+
+
+def websocket_protocol() -> Any:
+    """The trimmed protocol of lean_ws.py; when this uvicorn cannot give it its base class, uvicorn's own
+    ``websockets-sansio`` protocol (or, without that, the ``websockets`` one)."""
+    try:
+        from .lean_ws import LeanWebSocketProtocol
+    except ImportError as exc:
+        try:
+            sansio = importlib.util.find_spec(SANSIO_MODULE) is not None
+        except ImportError:
+            sansio = False
+        fallback = "websockets-sansio" if sansio else "websockets"
+        log.warning("lean websocket protocol unavailable (%s); uvicorn's %r instead", exc, fallback)
+        return fallback
+    return LeanWebSocketProtocol
+
+
 def uvicorn_config(app: GolfApp, settings: Settings, **overrides: Any) -> uvicorn.Config:
     options: dict[str, Any] = {
-        "ws": LeanWebSocketProtocol,
+        "ws": websocket_protocol(),
         "host": settings.host,
         "port": settings.port,
         "ws_max_size": settings.hard_max_frame,

@@ -1,14 +1,17 @@
-"""The minimal queue and event that replace asyncio's in the websocket protocol (lean_ws.py)."""
+"""The minimal queue and event that replace asyncio's in the websocket protocol (lean_ws.py), and the
+server's fallback to uvicorn's own protocol when lean_ws cannot be imported."""
 
 from __future__ import annotations
 
 import asyncio
+import sys
 
 import pytest
 
+from golfrace.client import Client
 from golfrace.lean_ws import Gate, Inbox
 
-pytestmark = pytest.mark.timeout(10)
+pytestmark = pytest.mark.timeout(30)
 
 
 async def test_inbox_is_fifo_waits_and_survives_a_cancelled_get() -> None:
@@ -43,3 +46,25 @@ async def test_gate_blocks_until_set() -> None:
     assert not late.done()
     gate.set()
     assert await asyncio.wait_for(late, 1)
+
+
+async def test_server_falls_back_to_uvicorns_protocol_without_lean_ws(settings, monkeypatch) -> None:
+    from golfrace.app import SANSIO_MODULE, websocket_protocol
+    from golfrace.lean_ws import LeanWebSocketProtocol
+    from golfrace.testing import running_server
+
+    assert websocket_protocol() is LeanWebSocketProtocol
+    monkeypatch.setitem(sys.modules, "golfrace.lean_ws", None)  # importing it now raises ImportError
+    assert websocket_protocol() == "websockets-sansio"
+    async with running_server(settings.with_(port=0)) as running:
+        assert running.server.config.ws == "websockets-sansio"
+        client = Client(running.ws)
+        await client.connect(timeout=5)
+        try:
+            assert (await client.hello(timeout=5))["t"] == "welcome"
+            view = await client.new("GO1-E-AAAAAAB", timeout=5)
+            assert view.v == 0 and view.role == "player"
+        finally:
+            await client.close()
+    monkeypatch.setitem(sys.modules, SANSIO_MODULE, None)  # an uvicorn without the sansio protocol
+    assert websocket_protocol() == "websockets"
