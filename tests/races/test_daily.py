@@ -76,6 +76,11 @@ def test_share_text_is_spoiler_free() -> None:
         "Golf Race daily 2026-11-30 · 120 · 1:02:03 · 9 moves",
         "⑤①🟩②③④⑤",
     ]
+    assert (
+        share_text("2026-11-30", 0, 0, 1, [5] * 7).splitlines()[0]
+        == "Golf Race daily 2026-11-30 · 0 · 0:00 · 1 move"
+    )
+    assert share_text("2026-11-30", 0, 0, 0, [5] * 7).splitlines()[0].endswith(" · 0 moves")
 
 
 async def test_first_attempt_rule_and_stored_streaks(rds: aioredis.Redis) -> None:

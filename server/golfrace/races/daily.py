@@ -102,7 +102,8 @@ def clock(ms: int) -> str:
 def share_text(day: str, score: int, elapsed_ms: int, moves: int, left_per_column: list[int]) -> str:
     """Spoiler-free: the numbers and one symbol per column for the cards it kept, no card, no code."""
     symbols = "".join(COLUMN_SYMBOLS[min(n, len(COLUMN_SYMBOLS) - 1)] for n in left_per_column)
-    return f"Golf Race daily {day} · {score} · {clock(elapsed_ms)} · {moves} moves\n{symbols}"
+    noun = "move" if moves == 1 else "moves"
+    return f"Golf Race daily {day} · {score} · {clock(elapsed_ms)} · {moves} {noun}\n{symbols}"
 
 
 class DailyBook:
