@@ -5,6 +5,7 @@ import { makeCard, paintCard } from "./cards.js";
 
 const COLUMNS = 7;
 const MOVE_MS = 190;
+const HINT_MS = 2200; // how long a hinted card or the stock stays highlighted
 
 export class Board {
   constructor({ interactive = true, onTap = () => {}, onDraw = () => {}, compact = false } = {}) {
@@ -182,6 +183,17 @@ export class Board {
 
   animated() {
     return !globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
+  }
+
+  /** Point at a suggested move for a moment: the free card of `move.col`, or the stock for a draw. */
+  highlight(move, ms = HINT_MS) {
+    for (const old of this.el.querySelectorAll(".hinted")) old.classList.remove("hinted");
+    clearTimeout(this.hintTimer);
+    const target = move?.a === "tap" ? this.columns[move.col - 1]?.lastElementChild : move?.a === "draw" ? this.stock : null;
+    if (!target) return null;
+    target.classList.add("hinted");
+    this.hintTimer = setTimeout(() => target.classList.remove("hinted"), ms);
+    return target;
   }
 
   /** A short shake on a refused card (only when the interactive rules explain refusals). */

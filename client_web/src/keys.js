@@ -1,8 +1,9 @@
-// The board's keys: 1–7 remove a column's free card, Space or D draw, U or Ctrl+Z undo, N new game.
+// The board's keys: 1–7 remove a column's free card, Space or D draw, U or Ctrl+Z undo, N new game, H hint
+// (Play only).
 // Physical key codes are checked too, so the keys work with a Hebrew (or any) keyboard layout.
 import { typingOrDialog } from "./ui.js";
 
-export function boardKeys({ tap, draw, undo, newGame = null }) {
+export function boardKeys({ tap, draw, undo, newGame = null, hint = null }) {
   return (e) => {
     if (e.defaultPrevented || typingOrDialog(e) || e.altKey || e.metaKey) return;
     const ctrlZ = e.ctrlKey && (e.key === "z" || e.key === "Z" || e.code === "KeyZ");
@@ -13,6 +14,7 @@ export function boardKeys({ tap, draw, undo, newGame = null }) {
     else if (key === " " || key === "d" || e.code === "KeyD") draw();
     else if (ctrlZ || key === "u" || e.code === "KeyU") undo();
     else if (newGame && (key === "n" || e.code === "KeyN")) newGame();
+    else if (hint && (key === "h" || e.code === "KeyH")) hint();
     else return;
     e.preventDefault();
   };

@@ -15,7 +15,11 @@ export function createDailyView(app) {
         </div>
         <div class="daily-result" hidden>
           <h2 data-t="ui.your_result"></h2>
-          <p class="result-line" dir="ltr"></p>
+          <div class="stats result-line">
+            <div class="stat"><span class="label" data-t="ui.score"></span><span class="value result-score" dir="ltr">—</span></div>
+            <div class="stat"><span class="label" data-t="ui.time"></span><span class="value result-time" dir="ltr">—</span></div>
+            <div class="stat"><span class="label" data-t="ui.moves"></span><span class="value result-moves" dir="ltr">—</span></div>
+          </div>
           <pre class="share-text" dir="ltr"></pre>
           <button type="button" class="btn copy-share" data-t="ui.copy_share"></button>
         </div>
@@ -40,9 +44,11 @@ export function createDailyView(app) {
     q(".play-daily").textContent = daily.played ? t("ui.daily_practice") : t("ui.daily_play");
     const result = q(".daily-result");
     result.hidden = !daily.played;
-    if (daily.result) {
-      q(".result-line").textContent = `${daily.result.score} · ${clock(daily.result.elapsed)} · ${daily.result.moves}`;
-    }
+    const r = daily.result;
+    q(".result-line").hidden = !r;
+    q(".result-score").textContent = r ? String(r.score) : "—";
+    q(".result-time").textContent = r ? clock(r.elapsed) : "—";
+    q(".result-moves").textContent = r ? String(r.moves) : "—";
     q(".share-text").textContent = daily.share ?? "";
     q(".copy-share").hidden = !daily.share;
     root.dataset.played = daily.played ? "1" : "0";

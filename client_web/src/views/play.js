@@ -27,6 +27,7 @@ export function createPlayView(app) {
         </div>
         <div class="actions">
           <button type="button" class="btn undo"><svg viewBox="0 0 24 24" aria-hidden="true"><use href="#icon-undo"/></svg><span data-t="ui.undo"></span></button>
+          <button type="button" class="btn hint" aria-keyshortcuts="H"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 2a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2zM9 19h6v1.5a1.5 1.5 0 0 1-1.5 1.5h-3A1.5 1.5 0 0 1 9 20.5z" fill="currentColor"/></svg><span data-t="ui.hint"></span></button>
           <button type="button" class="btn primary new"><span data-t="ui.new_game"></span></button>
         </div>
       </div>
@@ -61,6 +62,40 @@ export function createPlayView(app) {
   });
   q(".undo").addEventListener("click", () => session.act("undo"));
   q(".new").addEventListener("click", () => openNewDialog());
+  q(".hint").addEventListener("click", () => askHint());
+
+  // --- hints: the server's solver suggests a move; the board points at it for a moment ------------------
+  let hintFor = null; // the {game, v} a hint was asked for, until it comes
+  function askHint() {
+    if (!state || state.role !== "player" || hintFor) return;
+    if (state.status !== "playing") {
+      toast(t("ui.hint_none"));
+      return;
+    }
+    hintFor = { game: state.game, v: state.v };
+    q(".hint").disabled = true;
+    root.dataset.hint = "asked";
+    if (!app.conn.send({ t: "hint", game: state.game })) hintDone();
+  }
+  function hintDone() {
+    hintFor = null;
+    paintHud();
+  }
+  function showHint(m) {
+    if (!hintFor || m.game !== hintFor.game) return;
+    hintDone();
+    if (!state || m.game !== state.game || m.v !== state.v) return; // the board moved on meanwhile
+    if (!m.move) {
+      toast(t("ui.hint_none"));
+      return;
+    }
+    const target = board.highlight(m.move);
+    root.dataset.hint = m.move.a === "tap" ? `tap:${m.move.col}` : "draw";
+    if (m.winnable === false) toast(t("ui.hint_lost"));
+    target?.focus?.({ preventScroll: true });
+  }
+  app.conn.on("hint", (m) => showHint(m));
+  app.conn.on("ready", () => hintFor && hintDone()); // an answer lost with the connection: ask again
 
   function show(next, change, diff) {
     const started = performance.now();
@@ -104,6 +139,7 @@ export function createPlayView(app) {
     q(".score").textContent = String(state.score);
     q(".moves").textContent = String(state.moves);
     q(".undo").disabled = !state.can_undo || state.status === "won";
+    q(".hint").disabled = Boolean(hintFor) || state.status !== "playing" || state.role !== "player";
     root.dataset.status = state.status;
     root.dataset.v = String(state.v);
   }
@@ -117,6 +153,11 @@ export function createPlayView(app) {
   }
 
   function failed(msg) {
+    if (msg.ref === "hint") {
+      hintDone();
+      toast(msg.message ?? msg.code, "error");
+      return;
+    }
     if (!state && (msg.ref === "open" || msg.ref === "resync")) {
       settings.game = null;
       startRandom();
@@ -293,6 +334,7 @@ export function createPlayView(app) {
       session.act("undo");
     },
     newGame: () => openNewDialog(),
+    hint: () => askHint(),
   });
 
   return {
