@@ -92,9 +92,20 @@ def test_hebrew_layout_is_mirrored_and_codes_stay_readable(new_context: Any, web
     game = Game.new(EXAMPLE_CODE)
     assert page.text_content("#board-desc") == describe(game, "he")
     press(page, Draw())
+    # the drawn card half-way from the stock to the discard (its animation held there): the stock's count
+    # stays visible while the card flies and after it lands
+    flying = page.evaluate(
+        """() => document.getAnimations().map(a => {
+             a.pause(); a.currentTime = a.effect.getComputedTiming().duration * 0.15; return a; }).length"""
+    )
+    assert flying >= 1
+    assert badge_visible(page)
+    page.evaluate("document.getAnimations().forEach(a => a.finish())")
     page.wait_for_function(
         "text => document.getElementById('live').textContent === text", arg=describe(game.apply(Draw()), "he")
     )
+    page.wait_for_function("document.getAnimations().length === 0")
+    assert badge_visible(page)
     shot(page, "play-hebrew")
     page.keyboard.press("n")
     page.wait_for_selector("dialog.new-game[open]")
@@ -102,6 +113,25 @@ def test_hebrew_layout_is_mirrored_and_codes_stay_readable(new_context: Any, web
     page.wait_for_selector("#code-error:not([hidden])")
     assert page.text_content("#code-error") == catalog("he")["ui"]["code_errors"]["rules"]
     shot(page, "new-game-hebrew")
+
+
+def badge_visible(page: Any) -> bool:
+    """The stock's count badge is on top (at both ends and the centre) and does not touch the discard."""
+    return bool(
+        page.evaluate(
+            """() => {
+              const badge = document.querySelector('.play .count').getBoundingClientRect();
+              const discard = document.querySelector('.play .discard').getBoundingClientRect();
+              const apart = badge.right <= discard.left || badge.left >= discard.right
+                || badge.bottom <= discard.top || badge.top >= discard.bottom;
+              const points = [[badge.left + 4, badge.top + badge.height / 2],
+                              [badge.right - 4, badge.top + badge.height / 2],
+                              [badge.left + badge.width / 2, badge.top + badge.height / 2]];
+              const onTop = points.every(([x, y]) => document.elementFromPoint(x, y)?.closest('.count'));
+              return apart && onTop;
+            }"""
+        )
+    )
 
 
 def test_phone_layout_fits_the_screen(new_context: Any, web_server: Any) -> None:
@@ -117,6 +147,11 @@ def test_phone_layout_fits_the_screen(new_context: Any, web_server: Any) -> None
     page.tap(".board .stock")
     page.wait_for_selector('.play[data-v="1"]')
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for link in page.locator(".nav a").all():  # every view reachable without scrolling the nav
+        box = link.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, link.text_content()
+    page.wait_for_function("document.getAnimations().length === 0")
+    assert badge_visible(page)
     shot(page, "play-phone")
 
 
