@@ -4,8 +4,10 @@ A subscriber (a websocket session, or anything with ``deliver``) subscribes to c
 payload (a msgpack map) is decoded once and handed to every local subscriber of its channel, in the order
 Redis delivered it. ``deliver`` must not block: sessions only queue frames.
 
-The connection is redis-py's ``PubSub``, read by one long-lived task that awaits each message (no polling).
-When the connection is lost, redis-py reconnects on the next read and subscribes again to every channel.
+The connection is redis-py's ``PubSub``, read by one long-lived task that awaits each reply (no polling;
+``parse_response(block=True)``, what ``get_message(timeout=None)`` does, minus the message dict for data
+messages). When the connection is lost, redis-py reconnects on the next read and subscribes again to every
+channel.
 """
 
 from __future__ import annotations
@@ -134,7 +136,13 @@ class Hub:
         backoff = 0.05
         while True:
             try:
-                message = await self.pubsub.get_message(timeout=None)
+                reply = await self.pubsub.parse_response(block=True)
+                if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
+                    # the hot case (a diff) straight to _dispatch: no message dict per diff
+                    self._dispatch(reply[1].decode(), reply[2])
+                    continue
+                # the rest (confirmations) through redis-py, which keeps its channel bookkeeping
+                message = await self.pubsub.handle_message(reply)  # type: ignore[no-untyped-call]
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis gone: the next read reconnects and subscribes again
@@ -146,10 +154,7 @@ class Hub:
             backoff = 0.05
             if message is None:
                 continue
-            kind = message["type"]
-            if kind == "message":
-                self._dispatch(message["channel"].decode(), message["data"])
-            elif kind == "subscribe":
+            if message["type"] == "subscribe":
                 name = message["channel"].decode()
                 if name in self.wanted:
                     self.confirmed.add(name)

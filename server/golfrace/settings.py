@@ -21,7 +21,8 @@ class Settings:
     """Embedded Redis: unix socket, append-only file and snapshot live here, so games survive a restart."""
     redis_connections: int = 64
     """Pooled Redis connections per process for the less frequent requests (loads, races, boards); they
-    wait for a free one. Moves, new games and hello share one pipelined connection, pub/sub has its own."""
+    wait for a free one. Moves, new games, hello and game lists go through the store's batcher (a redis-py
+    client of its own, ``store.BATCH_CONNECTIONS`` connections); pub/sub has its own connection."""
     secret: str | None = None
     """Signs player tokens. None: a random secret is created once and kept in Redis (shared by instances)."""
     static_dir: str | None = None

@@ -395,7 +395,7 @@ def decode_state(raw: bytes) -> Game:
 
 
 # --- the hot path's batching -----------------------------------------------------------------------------
-BATCH_CONNECTIONS = 4
+BATCH_CONNECTIONS = 2
 """Batches in flight at once (each on its own connection of the batcher's client); later callers wait in
 the next batch, which grows meanwhile."""
 BATCH_RETRY = Retry(ExponentialBackoff(cap=0.2, base=0.02), 2)
