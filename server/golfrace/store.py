@@ -40,6 +40,7 @@ from .protocol import pack, unpack
 from .settings import Settings
 
 COMMIT = """
+local ARGV = cmsgpack.unpack(ARGV[1])
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {'nogame'} end
 local stream = ARGV[2]
@@ -91,6 +92,15 @@ def new_id() -> str:
 
 def pack_list(values: list[Any]) -> bytes:
     return msgpack.packb(values, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def pack_args(args: list[Any]) -> bytes:
+    """A script's arguments as one msgpack array of strings, which the script unpacks with Redis's
+    ``cmsgpack`` (one argument to encode instead of fifteen: redis-py encodes each in Python, ~1 us a piece).
+    Old-style raw strings (``use_bin_type=False``), which every Redis's ``cmsgpack`` reads."""
+    return msgpack.packb(  # type: ignore[no-any-return]
+        [str(a) if isinstance(a, int) else a for a in args], use_bin_type=False
+    )
 
 
 def now_ms() -> int:
@@ -239,7 +249,7 @@ class Store:
             self.origin,
         ]
         keys = [key, key + ":log", key + ":diffs", key + ":seq"]
-        reply = await self.batch.evalsha(self._commit_sha, keys, args)
+        reply = await self.batch.evalsha(self._commit_sha, keys, [pack_args(args)])
         outcome = reply[0].decode()
         return Commit(outcome, reply[1] if outcome == "dup" else None, packed_diff)
 
