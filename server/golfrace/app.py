@@ -22,6 +22,8 @@ import redis.asyncio as aioredis
 import uvicorn
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -62,6 +64,9 @@ def static_dir(settings: Settings) -> Path | None:
 
 def _load_extensions(names: Sequence[str]) -> list[ModuleType]:
     return [importlib.import_module(name) for name in names]
+
+
+GZIP_MIN_BYTES = 1024  # smaller HTTP answers are not worth compressing
 
 
 def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> GolfApp:
@@ -113,7 +118,10 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
         routes.append(Mount("/", StaticFiles(directory=root, html=True), name="client"))
     else:
         routes.append(Route("/", placeholder))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # the client's script and styles go out compressed (the first visit's transfer budget); frames on /ws
+    # do not pass through here
+    middleware = [Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
     app.state.settings = settings
     return GolfApp(app)
 

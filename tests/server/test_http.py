@@ -83,3 +83,16 @@ async def test_bot_waits_out_the_rate_limit_before_a_new_game(server, settings, 
         monkeypatch.setattr(bot, "MAX_ACTIONS", 1)  # the next game: its `new` and one move are enough
         after = await asyncio.wait_for(play_game(client, code=WIN_CODE, seed=1), 30)
         assert (after.status, after.moves) == ("playing", 1)
+
+
+async def test_the_web_client_goes_out_compressed(server) -> None:
+    async with httpx.AsyncClient(base_url=server.http, timeout=5) as http:
+        root = await http.get("/", headers={"accept-encoding": "gzip"})
+        scripts = [part.split('"')[0] for part in root.text.split('src="')[1:]]
+        assert scripts, "index.html names its script"
+        script = await http.get("/" + scripts[0].lstrip("/"), headers={"accept-encoding": "gzip"})
+        assert script.status_code == 200
+        assert script.headers.get("content-encoding") == "gzip"
+        assert script.num_bytes_downloaded < len(script.content) / 2  # bytes on the wire vs decoded
+        plain = await http.get("/healthz", headers={"accept-encoding": "gzip"})
+        assert "content-encoding" not in plain.headers  # below GZIP_MIN_BYTES
