@@ -146,18 +146,14 @@ register(
 )
 register(Spec("open", (GAME, Field("role", str, required=True, choices=("player", "watcher")))))
 register(Spec("close", (GAME,)))
-register(
-    Spec(
-        "act",
-        (
-            GAME,
-            Field("seq", int, required=True, lo=1, hi=MAX_INT),
-            Field("a", str, required=True, choices=("tap", "draw", "undo")),
-            Field("col", int, lo=1, hi=7),
-            Field("row", int, lo=1, hi=5, nullable=True),
-        ),
-    )
+# the fields of one move, shared by every message that carries one (``act``, and ``race_act`` of the races)
+ACTION_FIELDS = (
+    Field("seq", int, required=True, lo=1, hi=MAX_INT),
+    Field("a", str, required=True, choices=("tap", "draw", "undo")),
+    Field("col", int, lo=1, hi=7),
+    Field("row", int, lo=1, hi=5, nullable=True),
 )
+register(Spec("act", (GAME, *ACTION_FIELDS)))
 register(Spec("resync", (GAME, Field("v", int, required=True, lo=0, hi=MAX_INT))))
 register(Spec("ping", (Field("n", int, lo=-MAX_INT, hi=MAX_INT),)))
 

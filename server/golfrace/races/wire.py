@@ -24,7 +24,7 @@ from ..engine import GameCode, Rules, Variants
 from ..engine.errors import CodeError
 from ..handlers import _action, handler, localize
 from ..hub import Envelope
-from ..protocol import ID_LEN, MAX_INT, Field, ProtocolError, Spec, _variants, register
+from ..protocol import ACTION_FIELDS, ID_LEN, Field, ProtocolError, Spec, _variants, register
 from ..session import Session
 from . import leaderboard as lb
 from . import solving, views
@@ -61,18 +61,7 @@ register(
 register(Spec("race_join", (RACE, NAME)))
 register(Spec("race_leave", (RACE,)))
 register(Spec("race_start", (RACE,)))
-register(
-    Spec(
-        "race_act",
-        (
-            RACE,
-            Field("seq", int, required=True, lo=1, hi=MAX_INT),
-            Field("a", str, required=True, choices=("tap", "draw", "undo")),
-            Field("col", int, lo=1, hi=7),
-            Field("row", int, lo=1, hi=5, nullable=True),
-        ),
-    )
-)
+register(Spec("race_act", (RACE, *ACTION_FIELDS)))
 register(Spec("race_resign", (RACE,)))
 register(Spec("race_rematch", (RACE,)))
 register(Spec("watch", (RACE,)))
