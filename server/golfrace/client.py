@@ -14,7 +14,7 @@ import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
@@ -24,6 +24,8 @@ from websockets.typing import Subprotocol
 from .engine.cards import Card
 from .engine.rules import Rules, Variants, fits
 from .protocol import JSON, MSGPACK
+
+_T = TypeVar("_T")
 
 DEFAULT_TIMEOUT = 5.0
 
@@ -236,37 +238,43 @@ class Client:
     ) -> dict[str, Any]:
         """The first received message (oldest first) of type ``t`` matching ``where``; earlier messages of
         other kinds stay queued for later calls."""
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
+
+        def take() -> dict[str, Any] | None:
             for i, msg in enumerate(self._inbox):
                 if (t is None or msg.get("t") == t) and (where is None or where(msg)):
                     del self._inbox[i]
                     return msg
-            if self.reader_error is not None:
-                raise self.reader_error
-            if self._reader is not None and self._reader.done():
-                raise ClientClosed(self.close_code)
-            remaining = deadline - asyncio.get_running_loop().time()
-            if remaining <= 0:
-                raise TimeoutError(f"no {t or 'message'} within {timeout} s; pending: {self._inbox[-5:]}")
-            self._arrived.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._arrived.wait(), remaining)
+            return None
+
+        return await self._until(
+            take, timeout, lambda: f"no {t or 'message'} within {timeout} s; pending: {self._inbox[-5:]}"
+        )
 
     async def wait_version(self, game: str, v: int, timeout: float = DEFAULT_TIMEOUT) -> GameView:
         """Wait until the local view of ``game`` reached version ``v`` (diffs are applied by the reader)."""
+
+        def reached() -> GameView | None:
+            view = self.views.get(game)
+            return view if view is not None and view.v >= v else None
+
+        return await self._until(
+            reached, timeout, lambda: f"{game} did not reach version {v} within {timeout} s"
+        )
+
+    async def _until(self, probe: Callable[[], _T | None], timeout: float, failure: Callable[[], str]) -> _T:
+        """``probe()`` as soon as it finds something, re-checked whenever the reader delivers a message."""
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
-            view = self.views.get(game)
-            if view is not None and view.v >= v:
-                return view
+            found = probe()
+            if found is not None:
+                return found
             if self.reader_error is not None:
                 raise self.reader_error
             if self._reader is not None and self._reader.done():
                 raise ClientClosed(self.close_code)
             remaining = deadline - asyncio.get_running_loop().time()
             if remaining <= 0:
-                raise TimeoutError(f"{game} did not reach version {v} within {timeout} s")
+                raise TimeoutError(failure())
             self._arrived.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._arrived.wait(), remaining)
