@@ -291,3 +291,14 @@ async def test_late_watcher_gets_snapshots_and_the_count_follows_connections(mak
     await ann.expect("watchers", T, where=lambda m: m["n"] == 0)
     await ann.send({"t": "watch", "race": "rnothing"})
     assert (await ann.expect("error", T))["code"] == "race_not_found"
+
+
+async def test_bad_numbers_in_http_routes_are_400_or_404_never_500(server: Any) -> None:
+    """Digits ``str.isdigit`` accepts but ``int`` does not (superscripts), or too many of them."""
+    async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+        for value in ("\u00b2", "1" * 5000, "-1", "1.5", ""):
+            for name in ("limit", "offset"):
+                resp = await http.get("/api/leaderboards/code/GO1-E-AAAAAAB", params={name: value})
+                assert resp.status_code == 400 and resp.json()["error"] == "bad_option", (name, value)
+        resp = await http.get("/api/games/rabc-\u00b2")
+        assert resp.status_code == 404 and resp.json()["error"] == "game_not_found"

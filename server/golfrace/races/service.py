@@ -58,7 +58,7 @@ def race_channel(race_id: str) -> str:
 
 def split_game_id(game_id: str) -> tuple[str, int] | None:
     race_id, sep, seat = game_id.rpartition("-")
-    if not sep or not race_id.startswith("r") or not seat.isdigit():
+    if not sep or not race_id.startswith("r") or not (seat.isascii() and seat.isdigit()):
         return None
     return race_id, int(seat)
 

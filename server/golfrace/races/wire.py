@@ -497,9 +497,13 @@ def _int(request: Request, name: str, default: int, lo: int, hi: int) -> int:
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not raw.isdigit() or not lo <= int(raw) <= hi:
+    try:  # ASCII only: "²".isdigit() is true but int() refuses it; int() also refuses > 4300 digits
+        value = int(raw) if raw.isascii() and raw.isdigit() else None
+    except ValueError:
+        value = None
+    if value is None or not lo <= value <= hi:
         raise RaceError("bad_option", f"{name} must be an integer in {lo}..{hi}", option=name)
-    return int(raw)
+    return value
 
 
 async def _board_page(request: Request, board: str) -> Response:
