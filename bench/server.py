@@ -49,7 +49,7 @@ from websockets.typing import Subprotocol
 from golfrace.engine import Game, GameCode, Rules, Status, Tap
 from golfrace.engine.codes import SEED_SPACE
 from golfrace.engine.rules import NO_VARIANTS
-from golfrace.redis_server import RedisServer, free_port
+from golfrace.redis_server import RedisServer, free_port, terminate
 from golfrace.settings import Settings
 from golfrace.testing import start_process, stop_process
 
@@ -425,8 +425,7 @@ def main() -> int:
             try:
                 report["echo"] = run_load(f"ws://127.0.0.1:{echo_port}/ws", "echo", args, [echo.pid])
             finally:
-                echo.terminate()
-                echo.wait(10)
+                terminate(echo)
             for mode in ("game", "paced"):
                 server = start_process(base.with_(port=free_port()), log=Path(tmp) / "server.log")
                 try:

@@ -39,6 +39,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def terminate(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+    """SIGTERM and wait; SIGKILL if it is still there after ``timeout`` seconds. A finished one is left."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout)
+
+
 class RedisServer:
     """One redis-server process. ``url`` is what redis-py connects to."""
 
@@ -116,13 +128,7 @@ class RedisServer:
         """Stop gracefully (SIGTERM makes redis-server save before exiting)."""
         if self.process is None:
             return
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout)
+        terminate(self.process, timeout)
         self.process = None
 
     def __enter__(self) -> RedisServer:

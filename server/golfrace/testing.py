@@ -19,7 +19,7 @@ from typing import Any
 import uvicorn
 
 from .app import create_app, uvicorn_config
-from .redis_server import free_port
+from .redis_server import free_port, terminate
 from .settings import Settings
 
 START_TIMEOUT = 15.0
@@ -122,11 +122,5 @@ def settings_env(settings: Settings) -> dict[str, str]:
 
 
 def stop_process(running: RunningServer, timeout: float = 10.0) -> None:
-    if running.process is None or running.process.poll() is not None:
-        return
-    running.process.terminate()
-    try:
-        running.process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        running.process.kill()
-        running.process.wait(timeout)
+    if running.process is not None:
+        terminate(running.process, timeout)
