@@ -26,22 +26,13 @@ from typing import Any
 from golfrace.engine import Draw, Game, Status, Tap
 from golfrace.redis_server import start_test_server
 from golfrace.settings import Settings
-from golfrace.testing import start_process, stop_process
+from golfrace.testing import CHROMIUM_ARGS, start_process, stop_process
 
 REPO = Path(__file__).resolve().parents[1]
 MAX_BYTES = 150 * 1024
 MAX_BOARD_MS = 500.0
 MAX_DIFF_MS = 16.0
 CODE = "GO1-E-AAAAAAB"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def first_visit(browser: Any, url: str) -> tuple[int, float]:
@@ -119,7 +110,7 @@ def main() -> int:
         server = start_process(Settings(port=0, redis_url=redis.url, secret="bench-secret"))
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=args.chromium, args=ARGS)
+                browser = pw.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
                 url = server.http + "/"
                 first_visit(browser, url)  # warm the server's caches and the browser; not counted
                 visits = [first_visit(browser, url) for _ in range(args.visits)]

@@ -23,6 +23,17 @@ from .redis_server import free_port, terminate
 from .settings import Settings
 
 START_TIMEOUT = 15.0
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+"""Headless Chromium for the browser tests and the client benchmark: no sandbox (containers), no GPU, no
+background traffic."""
 
 
 class _QuietServer(uvicorn.Server):

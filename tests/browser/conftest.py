@@ -14,21 +14,12 @@ from typing import Any
 import pytest
 
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, start_process, stop_process
+from golfrace.testing import CHROMIUM_ARGS, RunningServer, start_process, stop_process
 
 REPO = Path(__file__).resolve().parents[2]
 DIST = REPO / "client_web" / "dist"
 ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM = os.environ.get("GOLFRACE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 # the server's limits for a fast-clicking robot (the limits themselves are tested by the server's tests)
 FAST_ENV = {"GOLFRACE_RATE": "500", "GOLFRACE_BURST": "500"}
 
