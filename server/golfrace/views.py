@@ -47,25 +47,8 @@ def diff(
     game_id: str, version: int, before: Game, after: Game, action: Action, hidden: bool
 ) -> dict[str, Any]:
     """The diff from ``version`` to ``version + 1`` for ``action`` taking ``before`` to ``after``."""
-    out: dict[str, Any] = {
-        "t": "diff",
-        "game": game_id,
-        "v": version + 1,
-        "from": version,
-        "a": action_name(action),
-    }
-    if isinstance(action, Tap):
-        col = action.column
-        out["removed"] = {"col": col, "card": _card(after.discard)}
-    elif isinstance(action, Draw):
-        out["drawn"] = _card(after.discard)
-    elif isinstance(action, Undo):
-        changed = [c for c in range(len(before.heights)) if before.heights[c] != after.heights[c]]
-        if changed:
-            c = changed[0]
-            out["restored"] = {"col": c + 1, "card": _card(before.discard)}
-        else:
-            out["undrawn"] = True
+    out: dict[str, Any] = {"t": "diff", "game": game_id, "v": version + 1, "from": version}
+    out.update(move_fields(before, after, action))
     out.update(
         discard=_card(after.discard),
         stock_count=after.stock_count,
@@ -77,6 +60,24 @@ def diff(
     )
     if hidden and before.status is Status.PLAYING and after.status is not Status.PLAYING:
         out["code"] = str(after.code)
+    return out
+
+
+def move_fields(before: Game, after: Game, action: Action) -> dict[str, Any]:
+    """What one move did, for solo and race diffs alike: ``a`` and one of ``removed`` (the tapped column and
+    the card now on the discard), ``drawn``, ``restored`` (the column an undo gave a card back to) or
+    ``undrawn`` (an undone draw)."""
+    out: dict[str, Any] = {"a": action_name(action)}
+    if isinstance(action, Tap):
+        out["removed"] = {"col": action.column, "card": _card(after.discard)}
+    elif isinstance(action, Draw):
+        out["drawn"] = _card(after.discard)
+    elif isinstance(action, Undo):
+        changed = [c for c in range(len(before.heights)) if before.heights[c] != after.heights[c]]
+        if changed:
+            out["restored"] = {"col": changed[0] + 1, "card": _card(before.discard)}
+        else:
+            out["undrawn"] = True
     return out
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import Action, Draw, Game, Status, Tap, Undo
+from ..engine import Action, Game, Status
+from ..views import move_fields
 from .race import Race, Racer
 
 
@@ -65,22 +66,7 @@ def game_state(race: Race, racer: Racer, viewer: str | None) -> dict[str, Any] |
 
 def diff(before: Game, after: Game, action: Action, status: str, score: int) -> dict[str, Any]:
     """What one move changed in a game: the fields of the server issue's ``diff`` (without envelope)."""
-    out: dict[str, Any] = {
-        "a": "tap" if isinstance(action, Tap) else "draw" if isinstance(action, Draw) else "undo"
-    }
-    if isinstance(action, Tap):
-        col = next(i for i, (a, b) in enumerate(zip(before.heights, after.heights, strict=True)) if a != b)
-        out["removed"] = {"col": col + 1, "card": _card(after.discard)}
-    elif isinstance(action, Draw):
-        out["drawn"] = _card(after.discard)
-    elif isinstance(action, Undo):
-        if after.drawn < before.drawn:
-            out["undrawn"] = True
-        else:
-            col = next(
-                i for i, (a, b) in enumerate(zip(before.heights, after.heights, strict=True)) if a != b
-            )
-            out["restored"] = {"col": col + 1, "card": _card(before.discard)}
+    out = move_fields(before, after, action)
     out.update(
         discard=_card(after.discard),
         stock_count=after.stock_count,
