@@ -104,8 +104,11 @@ def start_process(
     args = [sys.executable, "-m", "golfrace", "serve", "--host", "127.0.0.1", "--port", str(settings.port)]
     if settings.redis_url:
         args += ["--redis", settings.redis_url]
-    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
-    process = subprocess.Popen(args, env=full_env, stdout=out, stderr=subprocess.STDOUT)
+    if log is None:
+        process = subprocess.Popen(args, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    else:
+        with open(log, "ab") as out:  # the child has its own copy of the descriptor
+            process = subprocess.Popen(args, env=full_env, stdout=out, stderr=subprocess.STDOUT)
     running = RunningServer(settings, process=process)
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
