@@ -29,6 +29,7 @@ from .engine.solver import SolveResult, solve
 from .handlers import handler
 from .protocol import ID_LEN, Field, ProtocolError, Spec, register
 from .session import Session
+from .settings import env_values
 
 log = logging.getLogger("golfrace.hints")
 
@@ -46,12 +47,7 @@ class HintSettings:
     @classmethod
     def from_env(cls) -> HintSettings:
         """``GOLFRACE_HINT_MAX_STATES``, ``GOLFRACE_HINT_MAX_SECONDS``, ``GOLFRACE_HINT_IN_FLIGHT``."""
-        env, base = os.environ, cls()
-        return cls(
-            max_states=int(env.get("GOLFRACE_HINT_MAX_STATES", base.max_states)),
-            max_seconds=float(env.get("GOLFRACE_HINT_MAX_SECONDS", base.max_seconds)),
-            in_flight=int(env.get("GOLFRACE_HINT_IN_FLIGHT", base.in_flight)),
-        )
+        return cls(**env_values(cls, "GOLFRACE_HINT_", os.environ))
 
 
 SETTINGS = HintSettings.from_env()  # tests may replace it

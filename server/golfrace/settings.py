@@ -6,8 +6,11 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
+
+from .engine.errors import GolfError
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,14 +82,9 @@ class Settings:
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: Any) -> Settings:
         env = dict(os.environ) if env is None else env
-        values: dict[str, Any] = {}
-        for f in fields(cls):
-            raw = env.get(f"GOLFRACE_{f.name.upper()}")
-            if f.name == "redis_url":
-                raw = raw or env.get("REDIS_URL")
-            if raw is None or raw == "":
-                continue
-            values[f.name] = _convert(raw, cls.__dataclass_fields__[f.name].type)
+        if not env.get("GOLFRACE_REDIS_URL") and env.get("REDIS_URL"):
+            env = {**env, "GOLFRACE_REDIS_URL": env["REDIS_URL"]}
+        values = env_values(cls, "GOLFRACE_", env)
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 
@@ -105,6 +103,27 @@ class Settings:
             "seq_window": self.seq_window,
             "max_open_games": self.max_open_games,
         }
+
+
+class SettingError(GolfError):
+    """An environment variable holds a value its setting cannot take."""
+
+    code = "bad_setting"
+
+
+def env_values(cls: Any, prefix: str, env: Mapping[str, str]) -> dict[str, Any]:
+    """The fields of dataclass ``cls`` that ``env`` sets as ``<prefix><FIELD>`` (empty values are unset)."""
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        name = f"{prefix}{f.name.upper()}"
+        raw = env.get(name)
+        if raw is None or raw == "":
+            continue
+        try:
+            values[f.name] = _convert(raw, f.type)
+        except ValueError:
+            raise SettingError(f"{name}={raw!r} is not a valid {f.type}", setting=name) from None
+    return values
 
 
 def _convert(raw: str, kind: Any) -> Any:
