@@ -33,7 +33,7 @@ def public_state(game: Game, hidden: bool) -> dict[str, Any]:
             "empty_discard": game.variants.empty_discard,
         },
         "columns": [[c.code for c in col] for col in game.columns],
-        "discard": _card(game.discard),
+        "discard": card_code(game.discard),
         "stock_count": game.stock_count,
         "score": game.score,
         "moves": game.moves,
@@ -50,7 +50,7 @@ def diff(
     out: dict[str, Any] = {"t": "diff", "game": game_id, "v": version + 1, "from": version}
     out.update(move_fields(before, after, action))
     out.update(
-        discard=_card(after.discard),
+        discard=card_code(after.discard),
         stock_count=after.stock_count,
         score=after.score,
         moves=after.moves,
@@ -69,17 +69,18 @@ def move_fields(before: Game, after: Game, action: Action) -> dict[str, Any]:
     ``undrawn`` (an undone draw)."""
     out: dict[str, Any] = {"a": action_name(action)}
     if isinstance(action, Tap):
-        out["removed"] = {"col": action.column, "card": _card(after.discard)}
+        out["removed"] = {"col": action.column, "card": card_code(after.discard)}
     elif isinstance(action, Draw):
-        out["drawn"] = _card(after.discard)
+        out["drawn"] = card_code(after.discard)
     elif isinstance(action, Undo):
         changed = [c for c in range(len(before.heights)) if before.heights[c] != after.heights[c]]
         if changed:
-            out["restored"] = {"col": changed[0] + 1, "card": _card(before.discard)}
+            out["restored"] = {"col": changed[0] + 1, "card": card_code(before.discard)}
         else:
             out["undrawn"] = True
     return out
 
 
-def _card(card: Any) -> str | None:
+def card_code(card: Any) -> str | None:
+    """A card's wire form, or None for no card (an empty discard)."""
     return None if card is None else str(card.code)

@@ -10,12 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import Action, Game, Status
-from ..views import move_fields
+from ..views import card_code, move_fields
 from .race import Race, Racer
-
-
-def _card(card: Any) -> str | None:
-    return None if card is None else str(card.code)
 
 
 def progress(race: Race, racer: Racer, now: int) -> dict[str, Any]:
@@ -40,7 +36,7 @@ def board(race: Race, racer: Racer, now: int) -> dict[str, Any]:
     out = progress(race, racer, now)
     game = racer.game
     out["columns"] = [[c.code for c in col] for col in game.columns] if game else None
-    out["discard"] = _card(game.discard) if game else None
+    out["discard"] = card_code(game.discard) if game else None
     return out
 
 
@@ -54,7 +50,7 @@ def game_state(race: Race, racer: Racer, viewer: str | None) -> dict[str, Any] |
         "rules": race.code.rules.value,
         "variants": _variants(race),
         "columns": [[c.code for c in col] for col in game.columns],
-        "discard": _card(game.discard),
+        "discard": card_code(game.discard),
         "stock_count": game.stock_count,
         "score": racer.final_score,
         "moves": game.moves,
@@ -68,7 +64,7 @@ def diff(before: Game, after: Game, action: Action, status: str, score: int) -> 
     """What one move changed in a game: the fields of the server issue's ``diff`` (without envelope)."""
     out = move_fields(before, after, action)
     out.update(
-        discard=_card(after.discard),
+        discard=card_code(after.discard),
         stock_count=after.stock_count,
         score=score,
         moves=after.moves,
