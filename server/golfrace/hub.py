@@ -4,9 +4,10 @@ A subscriber (a websocket session, or anything with ``deliver``) subscribes to c
 payload (a msgpack map) is decoded once and handed to every local subscriber of its channel, in the order
 Redis delivered it. ``deliver`` must not block: sessions only queue frames.
 
-The connection is redis-py's ``PubSub``, read by one long-lived task that awaits each reply (no polling;
-``parse_response(block=True)``, what ``get_message(timeout=None)`` does, minus the message dict for data
-messages). When the connection is lost, redis-py reconnects on the next read and subscribes again to every
+The connection is redis-py's ``PubSub``, read by one long-lived task that awaits each reply (no polling):
+while connected, straight from the ``PubSub``'s connection (``read_response``, what
+``get_message(timeout=None)`` reads, minus the retry wrapper and the message dict for data messages);
+otherwise through ``PubSub.parse_response(block=True)``, which reconnects and subscribes again to every
 channel.
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
@@ -135,8 +137,17 @@ class Hub:
         """Read the pub/sub connection for good: messages to ``_dispatch``, confirmations to ``_join``."""
         backoff = 0.05
         while True:
+            conn = self.pubsub.connection
             try:
-                reply = await self.pubsub.parse_response(block=True)
+                if conn is not None and conn.is_connected and not conn.health_check_interval:
+                    # connected: read the next reply straight from redis-py's connection (no retry wrapper
+                    # and its timing per message); an error disconnects, and the next turn reads through
+                    # PubSub, which reconnects and subscribes again
+                    reply = await conn.read_response(
+                        timeout=math.inf, disconnect_on_error=False, push_request=True
+                    )
+                else:
+                    reply = await self.pubsub.parse_response(block=True)
                 if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
                     # the hot case (a diff) straight to _dispatch: no message dict per diff
                     self._dispatch(reply[1].decode(), reply[2])
@@ -146,6 +157,9 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis gone: the next read reconnects and subscribes again
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.disconnect(nowait=True)
                 self.confirmed.clear()
                 log.warning("pub/sub connection lost: %s", exc)
                 await asyncio.sleep(backoff)

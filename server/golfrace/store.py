@@ -19,6 +19,7 @@ applies the result only if ``v`` is unchanged (otherwise the server reloads and 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import secrets
@@ -29,10 +30,12 @@ from typing import Any
 
 import msgpack
 import redis.asyncio as aioredis
+from redis.asyncio.connection import Connection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import NoScriptError, RedisError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .engine import Game, GameCode
 from .engine.game import Step
@@ -414,15 +417,29 @@ BATCH_RETRY = Retry(ExponentialBackoff(cap=0.2, base=0.02), 2)
 _Job = tuple[list[tuple[Any, ...]], "asyncio.Future[Any]"]
 
 
+BATCH_TIMEOUT = 5.0
+"""Seconds a batch may take (write and every reply) before its callers get ``TimeoutError``; one timeout
+scope per batch instead of redis-py's socket timeout (a task per write and a scope per reply)."""
+
+
 def batch_client(url: str) -> aioredis.Redis:
-    """The batcher's own redis-py client: a small pool of its own, short retries."""
-    return aioredis.Redis.from_url(url, max_connections=BATCH_CONNECTIONS, retry=BATCH_RETRY)
+    """The batcher's own redis-py client: a small pool of its own, short retries, no socket timeout (the
+    batcher times each batch: BATCH_TIMEOUT)."""
+    return aioredis.Redis.from_url(
+        url,
+        max_connections=BATCH_CONNECTIONS,
+        retry=BATCH_RETRY,
+        socket_timeout=None,
+        socket_connect_timeout=BATCH_TIMEOUT,
+    )
 
 
 class Batcher:
-    """Commands issued during one event-loop iteration go to Redis in one redis-py pipeline
-    (``transaction=False``); each caller gets its own reply or error. At thousands of moves per second this
-    saves a pool checkout and a round trip per command. ``await batcher.call("ZREM", key, member)``."""
+    """Commands issued during one event-loop iteration go to Redis in one write on one of the batcher's own
+    redis-py connections (what a ``transaction=False`` pipeline sends, without the pipeline object and the
+    pool checkout); each caller gets its own reply or error. At thousands of moves per second this saves a
+    round trip per command; at low load, where most batches hold one command, the per-batch overhead.
+    ``await batcher.call("ZREM", key, member)``."""
 
     def __init__(self, client: aioredis.Redis, connections: int = BATCH_CONNECTIONS) -> None:
         self.client = client
@@ -431,6 +448,10 @@ class Batcher:
         self._scheduled = False
         self._running: set[asyncio.Task[None]] = set()
         self._scripts: dict[str, str] = {}
+        self._idle: list[Connection] = []
+        """The batcher's connections not in use: made by the client's pool but held here (at most
+        ``connections``, one per batch in flight), so a batch pays no pool checkout, readiness probe or
+        pipeline object."""
 
     def _enqueue(self, commands: list[tuple[Any, ...]]) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
@@ -455,19 +476,24 @@ class Batcher:
             self._flush()
 
     async def _run(self, batch: list[_Job]) -> None:
+        commands = [args for commands, _future in batch for args in commands]
+        conn = self._idle.pop() if self._idle else self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
         try:
-            pipe = self.client.pipeline(transaction=False)
-            for commands, _future in batch:
-                for args in commands:
-                    pipe.execute_command(*args)
-            replies = await pipe.execute(raise_on_error=False)
+            replies = await conn.retry.call_with_retry(
+                lambda: self._exchange(conn, commands), lambda error: conn.disconnect(error=error)
+            )
         except BaseException as exc:
+            # whatever was on the wire is unknown now: the next batch on this connection reconnects
+            with contextlib.suppress(Exception):
+                await conn.disconnect(nowait=True)
             for _commands, future in batch:
                 if not future.done():
                     future.set_exception(_copy(exc))
             if isinstance(exc, asyncio.CancelledError):
                 raise
             return
+        finally:
+            self._idle.append(conn)
         at = 0
         for commands, future in batch:
             mine = replies[at : at + len(commands)]
@@ -479,6 +505,24 @@ class Batcher:
                 future.set_exception(error)
             else:
                 future.set_result(mine[-1])
+
+    async def _exchange(self, conn: Connection, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """One write of every command, then each reply (a Redis error is that command's reply), parsed by
+        redis-py as a pipeline would (its response callbacks included). Connects on first use."""
+        parse = self.client.parse_response
+        replies: list[Any] = []
+        try:
+            async with asyncio.timeout(BATCH_TIMEOUT):
+                await conn.send_packed_command(conn.pack_commands(commands))
+                for args in commands:
+                    try:
+                        replies.append(await parse(conn, args[0]))
+                    except ResponseError as error:
+                        replies.append(error)
+        except TimeoutError as exc:  # the builtin one (redis-py disconnected already): redis-py's, retried
+            await conn.disconnect(nowait=True)
+            raise RedisTimeoutError(f"Redis batch took over {BATCH_TIMEOUT} s") from exc
+        return replies
 
     async def call(self, *args: Any) -> Any:
         return await self._enqueue([args])
@@ -504,6 +548,9 @@ class Batcher:
     async def aclose(self) -> None:
         if self._running:
             await asyncio.wait(list(self._running), timeout=CLOSE_WAIT)
+        for conn in self._idle:
+            with contextlib.suppress(Exception):
+                await conn.disconnect()
         await self.client.aclose()
 
 

@@ -11,7 +11,9 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from golfrace import store
 from golfrace.engine import Draw, Game, Undo
 from golfrace.hub import Hub
 from golfrace.protocol import pack
@@ -119,3 +121,29 @@ async def test_batcher_selects_the_database_of_the_url(redis_url) -> None:
         await other.delete("golfrace:test:db")
         await other.aclose()
         await batch.aclose()
+
+
+async def test_batcher_times_out_a_silent_redis(monkeypatch) -> None:
+    """A Redis that accepts and never answers: the callers get redis-py's TimeoutError after the batch
+    timeout (and its retries), not a hang; the batch is timed as a whole."""
+    monkeypatch.setattr(store, "BATCH_TIMEOUT", 0.2)
+    held: list[asyncio.StreamWriter] = []
+
+    async def silent(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    batch = Batcher(batch_client(f"redis://127.0.0.1:{port}/0"))
+    try:
+        started = asyncio.get_running_loop().time()
+        with pytest.raises(RedisTimeoutError):
+            await asyncio.wait_for(batch.call("PING"), 5)
+        assert asyncio.get_running_loop().time() - started < 3
+        assert held  # it did connect
+    finally:
+        await batch.aclose()
+        for writer in held:
+            writer.close()
+        server.close()
+        await server.wait_closed()
