@@ -133,17 +133,13 @@ register(
         ),
     )
 )
-register(
-    Spec(
-        "new",
-        (
-            Field("code", str, max_len=40, nullable=True),
-            Field("rules", str, choices=("easy", "classic")),
-            Field("variants", dict, check=_variants),
-            Field("rid", str, max_len=ID_LEN),
-        ),
-    )
+# the choice of a deal (a code, or rules and variants for a random one), shared by ``new`` and ``race_new``
+DEAL_FIELDS = (
+    Field("code", str, max_len=40, nullable=True),
+    Field("rules", str, choices=("easy", "classic")),
+    Field("variants", dict, check=_variants),
 )
+register(Spec("new", (*DEAL_FIELDS, Field("rid", str, max_len=ID_LEN))))
 register(Spec("open", (GAME, Field("role", str, required=True, choices=("player", "watcher")))))
 register(Spec("close", (GAME,)))
 # the fields of one move, shared by every message that carries one (``act``, and ``race_act`` of the races)

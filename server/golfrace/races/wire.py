@@ -24,7 +24,7 @@ from ..engine import GameCode, Rules, Variants
 from ..engine.errors import CodeError
 from ..handlers import _action, handler, localize
 from ..hub import Envelope
-from ..protocol import ACTION_FIELDS, ID_LEN, Field, ProtocolError, Spec, _variants, register
+from ..protocol import ACTION_FIELDS, DEAL_FIELDS, ID_LEN, Field, ProtocolError, Spec, register
 from ..session import Session
 from . import leaderboard as lb
 from . import solving, views
@@ -47,9 +47,7 @@ register(
     Spec(
         "race_new",
         (
-            Field("code", str, max_len=40, nullable=True),
-            Field("rules", str, choices=("easy", "classic")),
-            Field("variants", dict, check=_variants),
+            *DEAL_FIELDS,
             Field("undo", bool),
             Field("limit", int, lo=0, hi=DEFAULT_SETTINGS.max_time_limit_s),
             Field("seats", int, lo=1, hi=DEFAULT_SETTINGS.max_racers),
