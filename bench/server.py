@@ -57,17 +57,38 @@ WARMUP = 1.0  # seconds of the paced phase not measured (connections settle, cac
 PROTO = [Subprotocol("golfrace.msgpack")]
 LIMITS = {"rate": 100_000.0, "burst": 100_000, "flood_close_after": 10**9, "max_open_games": 64}
 ECHO_APP = """
+import os
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
+step = None
+if os.environ["BENCH_ECHO"] == "redis":  # one command per frame, as redis-py is usually used
+    import redis.asyncio as aioredis
+    client = aioredis.Redis.from_url(os.environ["BENCH_REDIS"], max_connections=1000)
+    step = lambda: client.incr("bench:echo")
+elif os.environ["BENCH_ECHO"] == "batched":  # the game server's own path to Redis (store.Batcher)
+    from golfrace.store import Batcher, batch_client
+    batcher = Batcher(batch_client(os.environ["BENCH_REDIS"]))
+    step = lambda: batcher.call("INCR", "bench:echo")
 async def echo(ws):
     await ws.accept(subprotocol="golfrace.msgpack")
     try:
         while True:
-            await ws.send_bytes(await ws.receive_bytes())
+            frame = await ws.receive_bytes()
+            if step is not None:
+                await step()
+            await ws.send_bytes(frame)
     except Exception:
         pass
 app = Starlette(routes=[WebSocketRoute("/ws", echo)])
 """
+ECHO_KINDS = {
+    "echo": "echo floor",
+    "redis": "echo + 1 Redis INCR (redis-py)",
+    "batched": "echo + 1 Redis INCR (batcher)",
+}
+"""The floor, and two lower bounds for any server that writes each move to Redis before answering: the same
+bare echo with one Redis command per frame, awaited before the echo (plain redis-py; the game server's
+batcher). They do no game logic and answer with one frame, not two."""
 
 
 def raise_fd_limit() -> int:
@@ -383,12 +404,12 @@ async def idle_memory(url: str, pid: int, n: int, compression: bool) -> float:
     return (after - before) / n
 
 
-def start_echo(port: int) -> subprocess.Popen[bytes]:
+def start_echo(port: int, kind: str, redis_url: str) -> subprocess.Popen[bytes]:
     run = f"\nimport uvicorn\nuvicorn.run(app, host='127.0.0.1', port={port}, log_level='warning'," + (
         " ws_per_message_deflate=False)"
     )
     args = [sys.executable, "-c", ECHO_APP + run]
-    proc = subprocess.Popen(args)
+    proc = subprocess.Popen(args, env={**os.environ, "BENCH_ECHO": kind, "BENCH_REDIS": redis_url})
     deadline = time.monotonic() + 15
     import socket
 
@@ -420,12 +441,14 @@ def main() -> int:
         redis_pids = [redis.process.pid] if redis.process is not None else []
         base = Settings(host="127.0.0.1", redis_url=redis.url, secret="bench").with_(**LIMITS)
         try:
-            echo_port = free_port()
-            echo = start_echo(echo_port)
-            try:
-                report["echo"] = run_load(f"ws://127.0.0.1:{echo_port}/ws", "echo", args, [echo.pid])
-            finally:
-                terminate(echo)
+            for kind in ECHO_KINDS:
+                echo_port = free_port()
+                echo = start_echo(echo_port, kind, redis.url)
+                try:
+                    pids = redis_pids if kind != "echo" else []
+                    report[kind] = run_load(f"ws://127.0.0.1:{echo_port}/ws", "echo", args, [echo.pid], pids)
+                finally:
+                    terminate(echo)
             for mode in ("game", "paced"):
                 server = start_process(base.with_(port=free_port()), log=Path(tmp) / "server.log")
                 try:
@@ -461,6 +484,13 @@ def main() -> int:
         f"server CPU {echo['server_us']:.0f} us/round trip"
         f" (busy {echo['server_load']:.0%}); load generator {echo['client_us']:.0f} us/round trip"
     )
+    for kind in ("redis", "batched"):
+        floor = report[kind]
+        print(
+            f"  {ECHO_KINDS[kind]:<31} {floor['rate']:9.0f} round trips/s = "
+            f"{floor['rate'] / echo['rate']:.0%} of the floor; server CPU {floor['server_us']:.0f} us, "
+            f"Redis {floor['redis_us']:.0f} us, load generator {floor['client_us']:.0f} us a round trip"
+        )
     print(
         f"  saturation           {sat['rate']:9.0f} moves/s = {ratio:.0%} of the floor (target 60%)"
         f"   ack p50 {pct(sat['lat'], 50) * ms:.1f} ms, p99 {pct(sat['lat'], 99) * ms:.1f} ms\n"
