@@ -14,7 +14,9 @@ when installed, for the echo and for the game server alike):
 - The bots' moves are computed by the engine before any timing (150 games per process, played out taps
   first, like ``golfrace bot``), so the generators spend their CPU on websockets, not on choosing moves.
 Phases:
-1. echo floor: N connections in a closed loop → round trips/s;
+1. echo floor: N connections in a closed loop → round trips/s; then the same echo awaiting one Redis INCR
+   per frame (plain redis-py; the game server's batcher), lower bounds for any server that writes each move
+   to Redis before answering;
 2. saturation: N players in a closed loop (act, await ack; a new game with a known code when one ends) →
    moves/s, vs the floor;
 3. paced: N players sending --rate moves/s in total, W watchers following some of the games →
