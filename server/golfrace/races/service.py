@@ -78,6 +78,10 @@ class RaceService:
         self.boards = Leaderboards(redis)
         self.records = RecordStore(redis, settings.record_ttl_s)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._timers: dict[str, int] = {}
+        """Race id → deadline of the time-limit timers running on this instance. Every instance that loads,
+        writes or follows a running race with a time limit keeps one, so the race ends on time while any
+        instance that serves it is alive (the instance that started it may be gone)."""
 
     # --- storage ------------------------------------------------------------------------------------------
     async def load(self, race_id: str) -> Race | None:
@@ -87,6 +91,7 @@ class RaceService:
         race = Race.from_data(json.loads(raw))
         if race.settle(self.clock()) is not race:
             race, _ = await self.update(race_id, lambda r: r.settle(self.clock()))
+        self.settle_later(race.id, race.deadline, race.ended_at)
         return race
 
     async def watchers(self, race_id: str) -> int:
@@ -132,6 +137,7 @@ class RaceService:
                     continue
             if after.ended_at is not None and before.ended_at is None:
                 await self._finish(after)
+            self.settle_later(after.id, after.deadline, after.ended_at)
             return before, after
         raise RaceError("busy", "too much contention on this race; retry", race=race_id)
 
@@ -201,8 +207,6 @@ class RaceService:
     async def start(self, race_id: str, player: str) -> Race:
         race = (await self.update(race_id, lambda r: r.start(player, self.clock(), self.settings)))[1]
         self._spawn(self._compute_par(race))
-        if race.deadline is not None:
-            self._spawn(self._settle_at(race.id, race.deadline))
         return race
 
     async def resign(self, race_id: str, player: str) -> Race:
@@ -343,10 +347,22 @@ class RaceService:
             with contextlib.suppress(RaceError):
                 await self.update(race.id, lambda r: r.with_par(par))
 
+    def settle_later(self, race_id: str, deadline: int | None, ended_at: int | None) -> None:
+        """Make sure a timer on this instance ends the race at its deadline (once per race and deadline; the
+        compare-and-set makes the timers of several instances end it once)."""
+        if deadline is None or ended_at is not None or self._timers.get(race_id) == deadline:
+            return
+        self._timers[race_id] = deadline
+        self._spawn(self._settle_at(race_id, deadline))
+
     async def _settle_at(self, race_id: str, deadline: int) -> None:
-        await asyncio.sleep(max(0.0, (deadline - self.clock()) / 1000) + 0.01)
-        with contextlib.suppress(RaceError):
-            await self.update(race_id, lambda r: r.settle(self.clock()))
+        try:
+            await asyncio.sleep(max(0.0, (deadline - self.clock()) / 1000) + 0.01)
+            with contextlib.suppress(RaceError):
+                await self.update(race_id, lambda r: r.settle(self.clock()))
+        finally:
+            if self._timers.get(race_id) == deadline:
+                del self._timers[race_id]
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)

@@ -110,6 +110,8 @@ class RaceFollower:
             view = viewsets.get(me or "") if self.role == "racer" else viewsets.get("")
             if view is not None:
                 session.send({"t": "race", **view})
+                # a race started on another instance: this one ends it on time too
+                _wire(session).service.settle_later(rid, view.get("deadline"), view.get("ended_at"))
         states = msg.get("states")
         if self.role == "racer" and isinstance(states, dict) and me in states:
             session.send({"t": "race_game", "race": rid, **states[me]})

@@ -1,0 +1,105 @@
+"""Races across two server processes on one Redis: racers and a watcher on different instances, and a time
+limit that still ends the race when the instance that started it is gone."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from golfrace.client import Client
+from golfrace.settings import Settings
+from golfrace.testing import RunningServer, start_process, stop_process
+
+from .test_wire import T, act, apply_diff, greedy, join, new_race, play_out, start, wait_start
+
+pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture
+async def instances(settings: Settings, tmp_path: Any) -> AsyncIterator[list[RunningServer]]:
+    servers = list(
+        await asyncio.gather(
+            asyncio.to_thread(start_process, settings.with_(port=0), log=tmp_path / "a.log"),
+            asyncio.to_thread(start_process, settings.with_(port=0), log=tmp_path / "b.log"),
+        )
+    )
+    yield servers
+    await asyncio.gather(*(asyncio.to_thread(stop_process, s) for s in servers))
+
+
+@pytest.fixture
+async def clients() -> AsyncIterator[list[Client]]:
+    made: list[Client] = []
+    yield made
+    for c in made:
+        await c.close()
+
+
+async def client_on(server: RunningServer, made: list[Client], name: str) -> Client:
+    client = Client(server.ws, name=name)
+    made.append(client)
+    return await client.start()
+
+
+async def test_race_with_racers_and_a_watcher_on_two_instances(
+    instances: list[RunningServer], clients: list[Client]
+) -> None:
+    a, b = instances
+    ann = await client_on(a, clients, "Ann")
+    bob = await client_on(b, clients, "Bob")
+    eve = await client_on(b, clients, "Eve")
+    rid = (await new_race(ann, name="Ann"))["race"]
+    assert [r["name"] for r in (await join(bob, rid, name="Bob"))["racers"]] == ["Ann", "Bob"]
+    await ann.expect("race", T, where=lambda m: len(m["racers"]) == 2)  # Bob's join, seen on A
+    await eve.send({"t": "watch", "race": rid})
+    await eve.expect("race_watch", T)
+    assert (await ann.expect("watchers", T))["n"] == 1  # a watcher on B, counted on A
+
+    view = await start(ann, rid, bob)
+    ann_game = await ann.expect("race_game", T)
+    bob_game = await bob.expect("race_game", T)
+    await wait_start(view)
+
+    # Bob (on B) makes two moves; Ann (on A) sees his progress, Eve (on B) his board
+    state_b = json.loads(json.dumps(bob_game["state"]))
+    for seq in (1, 2):
+        move = greedy(state_b)
+        assert move is not None
+        assert (await act(bob, rid, seq, move))["t"] == "ack"
+        apply_diff(state_b, await bob.expect("race_diff", T, where=lambda m, v=seq: m["v"] == v))
+    await ann.expect("race_progress", T, where=lambda m: m["racer"]["seat"] == 2 and m["racer"]["moves"] == 2)
+    await eve.expect("race_board", T, where=lambda m: m["board"]["seat"] == 2 and m["board"]["moves"] == 2)
+
+    await bob.send({"t": "race_resign", "race": rid})
+    await play_out(ann, rid, ann_game["state"], 0)
+    finals = [await c.expect("race", T, where=lambda m: m["phase"] == "finished") for c in (ann, bob, eve)]
+    assert all(f["results"] == finals[0]["results"] for f in finals)
+    results = {r["player"]: r for r in finals[0]["results"]}
+    assert set(results) == {ann.player, bob.player}
+    assert results[bob.player]["status"] == "resigned" and results[bob.player]["moves"] == 2
+    assert results[ann.player]["status"] in ("won", "stuck")
+    # Eve saw Ann's moves (made on A) on B, each once, in order
+    ann_moves = [
+        f["board"]["moves"] for f in eve.frames if f.get("t") == "race_board" and f["board"]["seat"] == 1
+    ]
+    assert ann_moves == list(range(1, results[ann.player]["moves"] + 1))
+
+
+async def test_time_limit_ends_the_race_when_the_starting_instance_is_gone(
+    instances: list[RunningServer], clients: list[Client]
+) -> None:
+    a, b = instances
+    ann = await client_on(a, clients, "Ann")
+    bob = await client_on(b, clients, "Bob")
+    rid = (await new_race(ann, name="Ann", limit=1, undo=False))["race"]
+    await join(bob, rid, name="Bob")
+    view = await start(ann, rid, bob)
+    await asyncio.to_thread(stop_process, a)  # the instance that started the race, and its timer, go away
+    await wait_start(view)  # nobody moves: only a timer on B can end the race
+    done = await bob.expect("race", T, where=lambda m: m["phase"] == "finished")
+    assert done["ended_at"] == view["deadline"]
+    assert {r["status"] for r in done["results"]} == {"timeout"}
