@@ -8,9 +8,11 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 import pytest
 
 from golfrace.client import Client
+from golfrace.races.service import live_watchers
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, start_process, stop_process
 
@@ -19,12 +21,19 @@ from .test_wire import T, act, apply_diff, greedy, join, new_race, play_out, sta
 pytestmark = pytest.mark.timeout(120)
 
 
+WATCHER_TIMING = {"GOLFRACE_RACE_WATCHER_REFRESH_S": "0.3", "GOLFRACE_RACE_WATCHER_STALE_S": "1.5"}
+
+
 @pytest.fixture
 async def instances(settings: Settings, tmp_path: Any) -> AsyncIterator[list[RunningServer]]:
     servers = list(
         await asyncio.gather(
-            asyncio.to_thread(start_process, settings.with_(port=0), log=tmp_path / "a.log"),
-            asyncio.to_thread(start_process, settings.with_(port=0), log=tmp_path / "b.log"),
+            *(
+                asyncio.to_thread(
+                    start_process, settings.with_(port=0), env=WATCHER_TIMING, log=tmp_path / f"{n}.log"
+                )
+                for n in "ab"
+            )
         )
     )
     yield servers
@@ -103,3 +112,34 @@ async def test_time_limit_ends_the_race_when_the_starting_instance_is_gone(
     done = await bob.expect("race", T, where=lambda m: m["phase"] == "finished")
     assert done["ended_at"] == view["deadline"]
     assert {r["status"] for r in done["results"]} == {"timeout"}
+
+
+def test_watcher_shares_count_only_while_stamped() -> None:
+    shares = {b"i1": b"2:10000", b"i2": b"3:8500", b"i3": b"4:8499", b"i4": b"junk", b"i5": b"-1:10000"}
+    assert live_watchers(shares, now=10_000, stale_ms=1_500) == 5  # i3 is stale, i4 unreadable, i5 none
+    assert live_watchers({}, now=10_000, stale_ms=1_500) == 0
+
+
+async def test_watchers_of_a_dead_instance_stop_counting(
+    instances: list[RunningServer], clients: list[Client]
+) -> None:
+    a, b = instances
+    ann = await client_on(b, clients, "Ann")
+    eve = await client_on(a, clients, "Eve")
+    zed = await client_on(b, clients, "Zed")
+    rid = (await new_race(ann, name="Ann"))["race"]
+    for watcher in (eve, zed):
+        await watcher.send({"t": "watch", "race": rid})
+        await watcher.expect("race_watch", T)
+    await ann.expect("watchers", T, where=lambda m: m["n"] == 2)
+    await asyncio.sleep(2.0)  # longer than watcher_stale_s: the live shares were re-stamped and still count
+    async with httpx.AsyncClient(timeout=T) as http:
+        for server in (a, b):
+            assert (await http.get(f"{server.http}/api/races/{rid}")).json()["watchers"] == 2
+    assert [m["n"] for m in ann.frames if m.get("t") == "watchers"][-1] == 2
+    assert a.process is not None
+    a.process.kill()  # Eve's instance dies without a word: no one says her watching ended
+    gone = await ann.expect("watchers", T, where=lambda m: m["n"] == 1)
+    assert gone["race"] == rid
+    await zed.send({"t": "unwatch", "race": rid})
+    await ann.expect("watchers", T, where=lambda m: m["n"] == 0)

@@ -1,6 +1,8 @@
 """Races in Redis: load, apply a pure transition, store with a compare-and-set, publish — nothing else.
 
-Keys: ``race:{<id>}`` (the race as JSON, TTL ``race_ttl_s``), ``race:{<id>}:w`` (live watcher count).
+Keys: ``race:{<id>}`` (the race as JSON, TTL ``race_ttl_s``), ``race:{<id>}:w`` (the live watcher count: a
+hash with one field per server instance, ``"<watchers>:<stamped ms>"``; a share not re-stamped for
+``watcher_stale_s`` is an instance that is gone and no longer counts).
 Channel ``race:{<id>}``: events published inside the same transaction as the write, so every instance sees
 them in commit order. Events are internal (they carry every audience's view); ``wire`` picks what each
 connection may see:
@@ -18,7 +20,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
@@ -56,6 +58,23 @@ def race_channel(race_id: str) -> str:
     return f"race:{{{race_id}}}"
 
 
+def watchers_key(race_id: str) -> str:
+    return race_key(race_id) + ":w"
+
+
+def live_watchers(shares: Mapping[Any, bytes | str], now: int, stale_ms: int) -> int:
+    """The watcher total from the instances' shares (``"<n>:<stamped ms>"``) stamped within ``stale_ms``."""
+    total = 0
+    for raw in shares.values():
+        try:
+            n, _, stamped = (raw.decode() if isinstance(raw, bytes) else raw).partition(":")
+            if now - int(stamped) <= stale_ms:
+                total += max(0, int(n))
+        except ValueError:
+            continue
+    return total
+
+
 def split_game_id(game_id: str) -> tuple[str, int] | None:
     race_id, sep, seat = game_id.rpartition("-")
     if not sep or not race_id.startswith("r") or not (seat.isascii() and seat.isdigit()):
@@ -78,6 +97,12 @@ class RaceService:
         self.boards = Leaderboards(redis)
         self.records = RecordStore(redis, settings.record_ttl_s)
         self._tasks: set[asyncio.Task[None]] = set()
+        self.instance = secrets.token_hex(6)
+        """This process's field in the watcher-count hashes."""
+        self._local_watchers: dict[str, int] = {}
+        """Race id → watchers connected to this instance."""
+        self._shown_watchers: dict[str, int] = {}
+        """Race id → the last watcher total this instance published or saw, for races followed here."""
         self._timers: dict[str, int] = {}
         """Race id → deadline of the time-limit timers running on this instance. Every instance that loads,
         writes or follows a running race with a time limit keeps one, so the race ends on time while any
@@ -95,8 +120,10 @@ class RaceService:
         return race
 
     async def watchers(self, race_id: str) -> int:
-        raw = await self.redis.get(race_key(race_id) + ":w")
-        return max(0, int(raw or 0))
+        return self._live(await self.redis.hgetall(watchers_key(race_id)))
+
+    def _live(self, shares: Mapping[Any, bytes | str]) -> int:
+        return live_watchers(shares, self.clock(), int(self.settings.watcher_stale_s * 1000))
 
     async def _insert(self, race: Race) -> None:
         ok = await self.redis.set(
@@ -127,7 +154,7 @@ class RaceService:
                     if after == before:
                         await pipe.unwatch()  # type: ignore[no-untyped-call]
                         return before, before
-                    watchers = int(await pipe.get(key + ":w") or 0)
+                    watchers = self._live(await pipe.hgetall(watchers_key(race_id)))
                     move = describe(before, after, now) if describe is not None else None
                     pipe.multi()  # type: ignore[no-untyped-call]
                     pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
@@ -265,13 +292,56 @@ class RaceService:
 
     # --- watchers -----------------------------------------------------------------------------------------
     async def add_watcher(self, race_id: str, delta: int) -> int:
-        key = race_key(race_id) + ":w"
+        """A watcher connected to (``delta=1``) or left (``-1``) this instance; publishes the new total."""
+        n = max(0, self._local_watchers.get(race_id, 0) + delta)
+        if n:
+            self._local_watchers[race_id] = n
+        else:
+            self._local_watchers.pop(race_id, None)
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.incrby(key, delta)
-            pipe.expire(key, self.settings.race_ttl_s)
-            n = max(0, int((await pipe.execute())[0]))
-        await self.redis.publish(race_channel(race_id), pack({"k": "watchers", "n": n}))
-        return n
+            self._stamp(pipe, race_id, n)
+            pipe.hgetall(watchers_key(race_id))
+            total = self._live((await pipe.execute())[-1])
+        await self._publish_watchers(race_id, total)
+        return total
+
+    def _stamp(self, pipe: Any, race_id: str, n: int) -> None:
+        key = watchers_key(race_id)
+        if n:
+            pipe.hset(key, self.instance, f"{n}:{self.clock()}")
+        else:
+            pipe.hdel(key, self.instance)
+        pipe.expire(key, self.settings.race_ttl_s)
+
+    async def _publish_watchers(self, race_id: str, total: int) -> None:
+        self._shown_watchers[race_id] = total
+        await self.redis.publish(race_channel(race_id), pack({"k": "watchers", "n": total}))
+
+    def saw_watchers(self, race_id: str, total: int) -> None:
+        """A watcher total that reached this instance in an event."""
+        self._shown_watchers[race_id] = total
+
+    async def refresh_watchers(self, followed: set[str]) -> None:
+        """Every ``watcher_refresh_s`` (the race wire's sweeper): re-stamp this instance's shares, and publish
+        a total that changed without an event (an instance that died with watchers on it)."""
+        races = sorted(followed | set(self._local_watchers))
+        for gone in set(self._shown_watchers) - set(races):
+            del self._shown_watchers[gone]
+        if not races:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for race_id in races:
+                if race_id in self._local_watchers:
+                    self._stamp(pipe, race_id, self._local_watchers[race_id])
+                pipe.hgetall(watchers_key(race_id))
+            replies = await pipe.execute()
+        totals = iter(r for r in replies if isinstance(r, dict))
+        for race_id, total in zip(races, (self._live(t) for t in totals), strict=True):
+            shown = self._shown_watchers.get(race_id)
+            if shown is None:
+                self._shown_watchers[race_id] = total
+            elif shown != total:
+                await self._publish_watchers(race_id, total)
 
     # --- daily --------------------------------------------------------------------------------------------
     async def daily_play(self, player: str, name: str) -> Race:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from ..settings import env_values
 
 DAY_MS = 86_400_000
 
@@ -31,6 +35,24 @@ class RaceSettings:
     """Seconds the solver may spend on one par or winnability question."""
     cas_retries: int = 50
     """Optimistic-lock retries for one race update before giving up with an error."""
+    watcher_refresh_s: float = 5.0
+    """How often (seconds) each instance re-stamps its share of a race's watcher count and checks the
+    total."""
+    watcher_stale_s: float = 15.0
+    """A share of the watcher count not re-stamped for this long (seconds) belongs to an instance that is gone
+    and no longer counts."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> RaceSettings:
+        """The defaults, with ``GOLFRACE_RACE_<FIELD>`` for the fields in ``ENV_FIELDS`` (the others are also
+        limits of the message schema, fixed at import)."""
+        values = env_values(cls, "GOLFRACE_RACE_", env)
+        return cls(**{k: v for k, v in values.items() if k in ENV_FIELDS})
+
+
+ENV_FIELDS = frozenset(
+    {"countdown_ms", "race_ttl_s", "record_ttl_s", "solver_budget_s", "watcher_refresh_s", "watcher_stale_s"}
+)
 
 
 DEFAULT_SETTINGS = RaceSettings()

@@ -33,7 +33,7 @@ from .errors import RaceError
 from .race import RaceOptions
 from .replay import public
 from .service import RaceService, race_channel, split_game_id, wall_clock
-from .settings import DEFAULT_SETTINGS
+from .settings import DEFAULT_SETTINGS, RaceSettings
 
 log = logging.getLogger("golfrace.races")
 CLOCK = wall_clock  # tests may replace it before the server starts
@@ -86,6 +86,7 @@ class RaceFollower:
         kind = msg.get("k")
         if kind == "watchers":
             session.send({"t": "watchers", "race": rid, "n": msg.get("n", 0)})
+            _wire(session).service.saw_watchers(rid, int(msg.get("n", 0)))
             return
         me = session.player
         if kind == "move":
@@ -177,13 +178,23 @@ class RaceWire:
             await self.ctx.hub.unsubscribe(lb.channel(follower.board), follower)
 
     async def sweep(self) -> None:
-        """Connections that went away stop following (and stop counting as watchers)."""
+        """Connections that went away stop following (and stop counting as watchers); every
+        ``watcher_refresh_s`` the watcher counts of the races followed here are refreshed."""
+        loop = asyncio.get_running_loop()
+        refresh_at = loop.time()
         while True:
             await asyncio.sleep(SWEEP_INTERVAL_S)
             live = {id(s) for s in self.ctx.sessions}
             for key in [k for k, f in self.followers.items() if k[0] not in live or f.session.closing]:
                 with contextlib.suppress(Exception):
                     await self.drop(key)
+            if loop.time() >= refresh_at:
+                refresh_at = loop.time() + self.service.settings.watcher_refresh_s
+                races = {f.race_id for f in self.followers.values() if isinstance(f, RaceFollower)}
+                try:
+                    await self.service.refresh_watchers(races)
+                except Exception:  # Redis away: the next round tries again
+                    log.warning("refreshing watcher counts failed", exc_info=True)
 
 
 def _wire(session: Session) -> RaceWire:
@@ -431,7 +442,7 @@ async def on_daily_play(session: Session, msg: dict[str, Any]) -> None:
 async def startup(ctx: Context) -> None:
     secret = ctx.settings.secret or await ctx.store.shared_secret()
     daily_secret = hmac.new(secret.encode(), b"golfrace daily challenge", hashlib.sha256).digest()
-    settings = DEFAULT_SETTINGS
+    settings = RaceSettings.from_env()
 
     def winnable(code: GameCode) -> bool | None:
         return solving.winnable(code, settings.solver_budget_s)
