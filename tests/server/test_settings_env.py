@@ -29,3 +29,13 @@ def test_other_settings_objects_share_the_reader() -> None:
     }
     with pytest.raises(SettingError):
         env_values(HintSettings, "GOLFRACE_HINT_", {"GOLFRACE_HINT_IN_FLIGHT": "1.5"})
+
+
+def test_race_settings_from_env_take_only_the_named_fields() -> None:
+    from golfrace.races.settings import RaceSettings
+
+    s = RaceSettings.from_env({"GOLFRACE_RACE_WATCHER_STALE_S": "2.5", "GOLFRACE_RACE_MAX_RACERS": "3"})
+    assert s.watcher_stale_s == 2.5 and s.max_racers == RaceSettings().max_racers  # a schema limit: fixed
+    with pytest.raises(SettingError) as caught:
+        RaceSettings.from_env({"GOLFRACE_RACE_COUNTDOWN_MS": "soon"})
+    assert "GOLFRACE_RACE_COUNTDOWN_MS='soon'" in str(caught.value)

@@ -38,6 +38,7 @@ from .settings import DEFAULT_SETTINGS, RaceSettings
 log = logging.getLogger("golfrace.races")
 CLOCK = wall_clock  # tests may replace it before the server starts
 SWEEP_INTERVAL_S = 0.5
+SETTINGS = RaceSettings.from_env()  # read when the server loads the extension: a bad value stops `serve`
 HTTP_ERRORS = {"game_not_found": 404, "race_not_found": 404, "game_not_ended": 409}
 
 RACE = Field("race", str, required=True, max_len=ID_LEN)
@@ -442,7 +443,7 @@ async def on_daily_play(session: Session, msg: dict[str, Any]) -> None:
 async def startup(ctx: Context) -> None:
     secret = ctx.settings.secret or await ctx.store.shared_secret()
     daily_secret = hmac.new(secret.encode(), b"golfrace daily challenge", hashlib.sha256).digest()
-    settings = RaceSettings.from_env()
+    settings = SETTINGS
 
     def winnable(code: GameCode) -> bool | None:
         return solving.winnable(code, settings.solver_budget_s)
