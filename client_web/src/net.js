@@ -23,6 +23,8 @@ export class Connection {
     this.attempt = 0;
     this.connections = 0;
     this.welcome = null;
+    this.sid = null; // the seq space from the first welcome: resent actions stay answerable after a reconnect
+    this.memoryToken = null; // the token when storage is unavailable
     this.clockOffset = 0;
     this.listeners = new Map();
     this.stopped = false;
@@ -30,7 +32,7 @@ export class Connection {
   }
 
   get token() {
-    return this.storage?.getItem(TOKEN_KEY) ?? null;
+    return this.storage?.getItem(TOKEN_KEY) ?? this.memoryToken;
   }
 
   on(type, fn) {
@@ -69,6 +71,7 @@ export class Connection {
       const hello = { t: "hello", lang: this.lang };
       if (this.token) hello.token = this.token;
       if (this.name) hello.name = this.name;
+      if (this.sid) hello.sid = this.sid;
       this.raw(hello);
     };
     ws.onmessage = (event) => this.receive(event.data);
@@ -99,7 +102,11 @@ export class Connection {
     if (!msg || typeof msg !== "object" || typeof msg.t !== "string") return;
     if (typeof msg.now === "number") this.clockOffset = msg.now - Date.now();
     if (msg.t === "welcome") {
-      if (msg.token) this.storage?.setItem(TOKEN_KEY, msg.token);
+      if (msg.token) {
+        this.memoryToken = msg.token;
+        this.storage?.setItem(TOKEN_KEY, msg.token);
+      }
+      if (typeof msg.sid === "string") this.sid = msg.sid;
       this.welcome = msg;
       this.ready = true;
       this.attempt = 0;
@@ -110,6 +117,7 @@ export class Connection {
     if (msg.t === "error" && !this.ready && /token/.test(String(msg.code))) {
       // The stored token was refused (another server secret): start over as a new player.
       this.storage?.removeItem(TOKEN_KEY);
+      this.memoryToken = null;
       this.raw({ t: "hello", lang: this.lang });
       return;
     }

@@ -1,6 +1,7 @@
 // One game seen through the connection: opens or deals it, sends actions with increasing sequence numbers,
 // applies the server's snapshots and diffs in order and asks for a resync when a version is missing.
 import { applyDiff, DiffQueue, fromSnapshot, snapshotIsNewer } from "./gamestate.js";
+import { nextSeq } from "./seq.js";
 
 const SEQ_KEY = "golfrace.seq.";
 
@@ -73,10 +74,7 @@ export class GameSession {
   }
 
   nextSeq() {
-    const key = SEQ_KEY + this.gameId;
-    const seq = Number(this.storage?.getItem(key) ?? 0) + 1;
-    this.storage?.setItem(key, String(seq));
-    return seq;
+    return nextSeq(this.storage, SEQ_KEY + this.gameId);
   }
 
   /** After a reconnect: catch up from the last shown version, then resend what was never answered. */

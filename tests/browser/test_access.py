@@ -42,8 +42,18 @@ def test_keyboard_only_play(page: Any) -> None:
     page.keyboard.press("Control+z")
     wait_version(page, v + 1)
     v = version(page)
-    page.keyboard.press(" ")
+    page.evaluate("document.activeElement?.blur()")
+    page.keyboard.press(" ")  # nothing focused: Space draws
     wait_version(page, v + 1)
+    # Space on a focused button presses that button: here the free card of column 1, which does not fit
+    page.focus('.tableau .column[data-col="1"] .card.free')
+    page.keyboard.press(" ")
+    page.wait_for_function(
+        "text => document.querySelector('#toast.show')?.textContent === text",
+        arg=refusal_message("not_adjacent", "en"),
+    )
+    assert version(page) == v + 1  # no draw
+    page.wait_for_selector("#toast.show", state="detached", timeout=15_000)
     page.keyboard.press("1")  # 6♥ on 9♣? no: refused
     page.wait_for_function(
         "text => document.querySelector('#toast.show')?.textContent === text",

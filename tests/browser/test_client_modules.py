@@ -74,3 +74,45 @@ def test_code_check_mirrors_the_engine() -> None:
             assert got == {"ok": False, "part": exc.part}, text
         else:
             assert got == {"ok": True, "code": str(code), "rules": code.rules.value}, text
+
+
+def test_seq_numbers_count_up_with_storage_blocked_full_or_fine() -> None:
+    """client_web/src/seq.js: a page whose storage is missing or throws still sends increasing seqs, and a
+    seq the server reports (after a reconnect) is never counted below."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = """
+import('./src/seq.js').then(m => {
+  const map = new Map();
+  const fine = { getItem: k => map.get(k) ?? null, setItem: (k, v) => map.set(k, v) };
+  const broken = { getItem() { throw new Error('blocked'); }, setItem() { throw new Error('full'); } };
+  const out = {
+    none: [m.nextSeq(null, 'a'), m.nextSeq(null, 'a'), m.nextSeq(undefined, 'a')],
+    broken: [m.nextSeq(broken, 'b'), m.nextSeq(broken, 'b')],
+    fine: [m.nextSeq(fine, 'c'), m.nextSeq(fine, 'c')],
+  };
+  m.seenSeq(fine, 'c', 7);
+  out.after_seen = m.nextSeq(fine, 'c');
+  m.seenSeq(fine, 'c', 3);
+  out.after_lower = m.nextSeq(fine, 'c');
+  out.stored = map.get('c');
+  process.stdout.write(JSON.stringify(out));
+});
+"""
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO / "client_web",
+        timeout=30,
+    )
+    assert json.loads(out.stdout) == {
+        "none": [1, 2, 3],
+        "broken": [1, 2],
+        "fine": [1, 2],
+        "after_seen": 8,
+        "after_lower": 9,
+        "stored": "9",
+    }

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+import msgpack
 
 from golfrace.engine import Draw, Tap
 from golfrace.redis_server import free_port
@@ -45,3 +48,43 @@ def test_reconnects_after_a_server_restart_and_keeps_the_game(
         assert page.text_content("[data-testid=code]") == EXAMPLE_CODE
     finally:
         stop_process(running)
+
+
+def test_a_move_whose_answer_was_lost_is_answered_not_applied_again(page: Any) -> None:
+    """The connection drops after the server applied a draw but before its diff and ack arrived: the page
+    resends the draw with the same seq in the same seq space (hello.sid), and the server answers it."""
+    cut = {"armed": False, "done": False}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+
+        closed = False
+
+        def from_server(message: Any) -> None:
+            nonlocal closed
+            if closed:
+                return  # the ack that followed the diff: lost with the connection
+            if cut["armed"] and not cut["done"] and isinstance(message, bytes):
+                msg = msgpack.unpackb(message)
+                if msg.get("t") == "diff" and msg.get("v") == 1:
+                    cut["done"] = closed = True
+                    server.close()
+                    ws.close()
+                    return
+            ws.send(message)
+
+        server.on_message(from_server)
+        ws.on_message(lambda message: server.send(message))
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.reload()  # the page's socket now goes through the route
+    page.wait_for_selector(".play[data-v]")
+    deal(page, EXAMPLE_CODE)
+    cut["armed"] = True
+    page.click(".board .stock")
+    wait_version(page, 1)  # after the reconnect: from the snapshot or the resync
+    assert cut["done"]
+    page.wait_for_timeout(1_000)  # the resent draw has long been answered by now
+    assert version(page) == 1 and page.text_content(".play .moves") == "1"
+    click(page, Draw())  # and the game goes on from there
+    assert page.text_content(".play .moves") == "2"

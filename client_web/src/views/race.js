@@ -7,6 +7,7 @@ import { applyDiff, fromSnapshot, snapshotIsNewer } from "../gamestate.js";
 import { locale, refusalText, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
+import { nextSeq, seenSeq } from "../seq.js";
 import { announce, copyText, el, toast, translate } from "../ui.js";
 
 const TABLEAU = 35;
@@ -165,16 +166,9 @@ export function createRaceView(app) {
     app.conn.send(msg);
   }
 
-  function nextSeq() {
-    const key = SEQ_KEY + raceId;
-    const seq = Number(storage()?.getItem(key) ?? 0) + 1;
-    storage()?.setItem(key, String(seq));
-    return seq;
-  }
-
   function act(a, col = null, row = null) {
     if (!raceId || !mine || !race || race.phase === "lobby") return;
-    const msg = { t: "race_act", race: raceId, seq: nextSeq(), a };
+    const msg = { t: "race_act", race: raceId, seq: nextSeq(storage(), SEQ_KEY + raceId), a };
     if (col != null) msg.col = col;
     if (row != null) msg.row = row;
     app.conn.send(msg);
@@ -196,8 +190,7 @@ export function createRaceView(app) {
       }),
       app.conn.on("race_game", (m) => {
         if (m.race !== raceId) return;
-        const key = SEQ_KEY + raceId;
-        if (Number(storage()?.getItem(key) ?? 0) < m.seq) storage()?.setItem(key, String(m.seq));
+        seenSeq(storage(), SEQ_KEY + raceId, m.seq);
         if (!snapshotIsNewer(mine, m)) return; // never show an older board than the one shown
         showBoard(fromSnapshot({ ...m, role: "player" }), "snapshot", null);
       }),

@@ -1,0 +1,35 @@
+// Client sequence numbers: increasing per game (or race) in this browser. Kept in storage, so that a reload
+// goes on from the last one, and in memory, so that a page without storage still counts up.
+const memory = new Map();
+
+function stored(storage, key) {
+  try {
+    return Number(storage?.getItem(key) ?? 0) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+function store(storage, key, seq) {
+  try {
+    storage?.setItem(key, String(seq));
+  } catch {
+    // storage full or blocked: the in-memory count goes on
+  }
+}
+
+/** The next sequence number under `key`. */
+export function nextSeq(storage, key) {
+  const seq = Math.max(stored(storage, key), memory.get(key) ?? 0) + 1;
+  memory.set(key, seq);
+  store(storage, key, seq);
+  return seq;
+}
+
+/** The server says `seq` was the last one used under `key` (after a reconnect): never count below it. */
+export function seenSeq(storage, key, seq) {
+  if (seq > Math.max(stored(storage, key), memory.get(key) ?? 0)) {
+    memory.set(key, seq);
+    store(storage, key, seq);
+  }
+}
