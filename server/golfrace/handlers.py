@@ -136,8 +136,13 @@ async def on_open(session: Session, msg: dict[str, Any]) -> None:
         raise ProtocolError("no_game", f"no game {game_id!r}", ref="open", game=game_id)
     if role == "player" and stored.owner != session.player:
         raise ProtocolError("not_player", "this game belongs to another player", ref="open", game=game_id)
-    await session.subscribe(channel(game_id))
-    stored = await session.ctx.store.load(game_id)  # read after the subscription: no diff can fall between
+    placeholder = session.opening(game_id, role)  # holds the diffs that arrive before the snapshot is sent
+    try:
+        await session.subscribe(channel(game_id))
+        stored = await session.ctx.store.load(game_id)  # read after the subscription: no diff falls between
+    except BaseException:
+        session.abandon(game_id, placeholder)
+        raise
     if stored is None:
         await session.unfollow(game_id)
         raise ProtocolError("no_game", f"no game {game_id!r}", ref="open", game=game_id)
@@ -154,7 +159,10 @@ async def on_resync(session: Session, msg: dict[str, Any]) -> None:
     follow = session.follows.get(msg["game"])
     if follow is None:
         raise ProtocolError("not_open", "open the game first", ref="resync", game=msg["game"])
-    await session.fill(msg["game"], follow, from_v=msg["v"])
+    if follow.filling:  # a fill is on its way: it runs once more when done, up to the current version
+        follow.again = True
+        return
+    await session.fill(msg["game"], follow, from_v=msg["v"], answer=True)
 
 
 def _action(msg: dict[str, Any]) -> Action:
@@ -213,7 +221,10 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             stored = None
             continue
         if result.outcome == "dup" and result.answer is not None:
-            session.send(localize(unpack(result.answer), session.lang))
+            earlier = unpack(result.answer)
+            session.send(localize(earlier, session.lang))
+            if earlier.get("t") == "ack":
+                await _applied_earlier(session, game_id)
             return
         if result.outcome == "stale":
             raise ProtocolError("stale_seq", f"seq {seq} is older than the last answered", ref=seq)
@@ -231,6 +242,18 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
         session.send(localize(answer, session.lang))
         return
     raise ProtocolError("busy", "too much contention on this game, resend the same seq", ref=seq)
+
+
+async def _applied_earlier(session: Session, game_id: str) -> None:
+    """A resent move that Redis had applied already (a resend by the client, or a batch retried after its
+    reply was lost, whose diff this process never delivered): the local followers catch up from the store,
+    and the player's list of unfinished games follows the game's status."""
+    store = session.ctx.store
+    store.forget(game_id)
+    session.ctx.hub.resume(channel(game_id))
+    stored = await store.load(game_id)
+    if stored is not None:
+        await store.set_open(stored.owner, game_id, stored.game.status is Status.PLAYING)
 
 
 def localize(answer: dict[str, Any], lang: str) -> dict[str, Any]:

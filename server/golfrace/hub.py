@@ -61,6 +61,17 @@ class Subscriber(Protocol):
     def deliver(self, envelope: Envelope) -> None: ...
 
 
+def resume(subscriber: Subscriber, channel: str) -> None:
+    """Tell ``subscriber`` that messages on ``channel`` may have been missed (its optional ``resume``): it
+    brings its client up to date from what Redis stores."""
+    hook = getattr(subscriber, "resume", None)
+    if hook is not None:
+        try:
+            hook(channel)
+        except Exception:
+            log.exception("resume failed on %s", channel)
+
+
 class Hub:
     def __init__(self, redis: aioredis.Redis, url: str, origin: bytes = b"") -> None:
         self.redis = redis  # publishing
@@ -76,6 +87,9 @@ class Hub:
         """Channels Redis confirmed on the current connection."""
         self._confirm: dict[str, list[asyncio.Future[None]]] = {}
         self._task: asyncio.Task[None] | None = None
+        self._lost: set[str] = set()
+        """Channels confirmed before the connection was lost and not confirmed again yet: what was published
+        on them meanwhile never reached this process."""
 
     async def start(self) -> None:
         await self._join(HUB_CHANNEL, SUBSCRIBE_TIMEOUT, start=True)
@@ -95,7 +109,19 @@ class Hub:
         after this call cannot miss a message published after it."""
         subs = self.subscribers.setdefault(channel, set())
         subs.add(subscriber)
-        await self._join(channel, SUBSCRIBE_TIMEOUT)
+        try:
+            await self._join(channel, SUBSCRIBE_TIMEOUT)
+        except BaseException:  # not subscribed: the caller may try again from scratch
+            subs.discard(subscriber)
+            if not subs and self.subscribers.get(channel) is subs:
+                del self.subscribers[channel]
+            raise
+
+    def resume(self, channel: str) -> None:
+        """Messages on ``channel`` may have been missed here (a pub/sub reconnect, a commit whose reply was
+        lost): every local subscriber catches up from the store."""
+        for sub in list(self.subscribers.get(channel, ())):
+            resume(sub, channel)
 
     async def unsubscribe(self, channel: str, subscriber: Subscriber) -> None:
         subs = self.subscribers.get(channel)
@@ -104,6 +130,7 @@ class Hub:
         subs.discard(subscriber)
         if not subs:
             del self.subscribers[channel]
+            self._lost.discard(channel)
             if channel in self.wanted:
                 self.wanted.discard(channel)
                 self.confirmed.discard(channel)
@@ -160,6 +187,7 @@ class Hub:
                 if conn is not None:
                     with contextlib.suppress(Exception):
                         await conn.disconnect(nowait=True)
+                self._lost |= self.confirmed
                 self.confirmed.clear()
                 log.warning("pub/sub connection lost: %s", exc)
                 await asyncio.sleep(backoff)
@@ -172,6 +200,14 @@ class Hub:
                 name = message["channel"].decode()
                 if name in self.wanted:
                     self.confirmed.add(name)
+                    if name in self._lost:  # subscribed again after a reconnect: catch up what was missed
+                        self._lost.discard(name)
+                        self.resume(name)
+                elif not self._confirm.get(name):
+                    # left while the connection was down: redis-py subscribed it again on reconnect
+                    self._lost.discard(name)
+                    with contextlib.suppress(Exception):
+                        await self.pubsub.unsubscribe(name)
                 for future in self._confirm.pop(name, ()):
                     if not future.done():
                         future.set_result(None)

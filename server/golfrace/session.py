@@ -27,6 +27,8 @@ from .views import public_state
 
 log = logging.getLogger("golfrace.session")
 PENDING_LIMIT = 256  # diffs held for one game while its gap is being filled
+FILL_RETRY_S = 0.25  # first wait before a failed fill is tried again (doubling, at most FILL_RETRY_MAX_S)
+FILL_RETRY_MAX_S = 5.0
 CLOSE_TIMEOUT = 1.0  # seconds to get a close frame out; a stalled peer is then left to the ping timeout
 
 
@@ -36,8 +38,13 @@ class Follow:
 
     role: str
     v: int
+    """The last version queued to the client; -1 while ``open`` reads the game (diffs wait in ``pending``)."""
     filling: bool = False
     lagging: bool = False
+    again: bool = False
+    """Fill once more when the running fill ends (the store may hold diffs the running one did not read)."""
+    failures: int = 0
+    """Fills that failed in a row (Redis away): the next one waits FILL_RETRY_S * 2**failures."""
     pending: list[Envelope] = field(default_factory=list)
 
 
@@ -231,18 +238,45 @@ class Session:
             await asyncio.wait_for(task, CLOSE_TIMEOUT + 1)
 
     # --- following games -----------------------------------------------------------------------------------
+    def opening(self, game_id: str, role: str) -> Follow | None:
+        """Before subscribing to a game not followed yet: a placeholder that holds the diffs arriving until
+        ``follow`` (so none falls between the subscription and the snapshot's read). None when followed."""
+        if game_id in self.follows:
+            return None
+        placeholder = self.follows[game_id] = Follow(role, -1, filling=True)
+        return placeholder
+
+    def abandon(self, game_id: str, placeholder: Follow | None) -> None:
+        """``open`` failed: drop its placeholder (a follow made meanwhile stays)."""
+        if placeholder is not None and self.follows.get(game_id) is placeholder:
+            del self.follows[game_id]
+
     async def follow(self, stored: Stored, role: str, rid: str | None = None) -> None:
         """Follow a game whose subscription is already confirmed, starting from the snapshot sent now."""
-        self.follows[stored.id] = Follow(role, stored.v)
+        before = self.follows.get(stored.id)
+        follow = self.follows[stored.id] = Follow(role, stored.v)
         message = snapshot(stored, role)
         if rid is not None:
             message["rid"] = rid
         self.send(message)
+        if before is not None and before.v < 0:  # diffs that came while the game was read
+            for envelope in before.pending:
+                self._offer(stored.id, follow, envelope)
+
+    def resume(self, name: str) -> None:
+        """The hub may have missed diffs on ``name`` (hub.resume): fill every game followed on it."""
+        for game_id, follow in self.follows.items():
+            if follow.v < 0 or channel(game_id) != name:
+                continue
+            if follow.filling:
+                follow.again = True
+            else:
+                self._start_fill(game_id, follow)
 
     async def subscribe(self, name: str) -> None:
         if name not in self.channels:
-            self.channels.add(name)
             await self.ctx.hub.subscribe(name, self)
+            self.channels.add(name)  # only once subscribed: a failed attempt can be made again
 
     async def unsubscribe(self, name: str) -> None:
         if name in self.channels:
@@ -303,11 +337,15 @@ class Session:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def fill(self, game_id: str, follow: Follow, from_v: int | None = None) -> None:
+    async def fill(
+        self, game_id: str, follow: Follow, from_v: int | None = None, answer: bool = False
+    ) -> None:
         """Bring the client from ``from_v`` (default: what it holds) to the current version: the missed diffs
         from the store's buffer, or a snapshot when the buffer no longer reaches back or when they would take
-        more than half the send queue."""
+        more than half the send queue. A failure (Redis away) is tried again with a growing wait; with
+        ``answer`` (a client's ``resync``) it is also raised, for the client's error answer."""
         follow.filling = True
+        failed: Exception | None = None
         try:
             start = follow.v if from_v is None else from_v
             found = await self.ctx.store.diffs_since(game_id, start)
@@ -328,14 +366,34 @@ class Session:
                     self._push(frame, broadcast=False)
                 follow.v = current
             follow.lagging = False
-        except Exception:
-            log.exception("fill failed for %s", game_id)
+            follow.failures = 0
+        except Exception as exc:
+            log.warning("fill failed for %s: %r", game_id, exc)
             follow.lagging = True
+            failed = exc
         finally:
             follow.filling = False
+        if failed is not None:
+            self._retry_fill(game_id, follow)
+            if answer:
+                raise failed
+            return
         pending, follow.pending = follow.pending, []
         for envelope in pending:
             self._offer(game_id, follow, envelope)
+        if follow.again and not follow.filling and self.follows.get(game_id) is follow:
+            follow.again = False
+            self._start_fill(game_id, follow)
+
+    def _retry_fill(self, game_id: str, follow: Follow) -> None:
+        delay = min(FILL_RETRY_S * 2**follow.failures, FILL_RETRY_MAX_S)
+        follow.failures += 1
+
+        def again() -> None:
+            if self.follows.get(game_id) is follow and not follow.filling and not self.closing:
+                self._start_fill(game_id, follow)
+
+        asyncio.get_running_loop().call_later(delay, again)
 
     async def shutdown(self) -> None:
         for name in list(self.channels):

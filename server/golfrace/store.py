@@ -37,7 +37,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .engine import Game, GameCode
+from .engine import Game, GameCode, Status
 from .engine.game import Step
 from .protocol import pack, unpack
 from .settings import Settings
@@ -47,9 +47,10 @@ local ARGV = cmsgpack.unpack(ARGV[1])
 local v = redis.call('HGET', KEYS[1], 'v')
 if not v then return {'nogame'} end
 local stream = ARGV[2]
-local answer = redis.call('HGET', KEYS[4], stream .. '#' .. ARGV[3])
-if answer then return {'dup', answer} end
 local seq = tonumber(ARGV[3])
+local seqkey = stream .. '#' .. string.format('%d', seq)
+local answer = redis.call('HGET', KEYS[4], seqkey)
+if answer then return {'dup', answer} end
 local top = tonumber(redis.call('HGET', KEYS[4], stream) or '0')
 if seq <= top then return {'stale'} end
 if v ~= ARGV[1] then return {'conflict', v} end
@@ -60,9 +61,11 @@ if ARGV[5] == 'move' then
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[9]), -1)
   redis.call('PUBLISH', ARGV[11], ARGV[15] .. ARGV[7])
 end
-redis.call('HSET', KEYS[4], stream, seq, stream .. '#' .. ARGV[3], ARGV[4])
-local old = seq - tonumber(ARGV[14])
-if old > 0 then redis.call('HDEL', KEYS[4], stream .. '#' .. old) end
+redis.call('HSET', KEYS[4], stream, string.format('%d', seq), seqkey, ARGV[4])
+local window = tonumber(ARGV[14])
+for old = math.max(top - window + 1, 1), math.min(top, seq - window) do
+  redis.call('HDEL', KEYS[4], stream .. '#' .. string.format('%d', old))
+end
 local ttl = tonumber(ARGV[10])
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ttl) end
 return {'ok'}
@@ -232,7 +235,7 @@ class Store:
         status = after.status.value if after is not None else ""
         state = encode_state(after, next_history(stored, after), stored.code) if after is not None else b""
         packed_diff = pack(diff) if diff is not None else b""
-        finished = after is not None and status != "playing"
+        finished = (after or stored.game).status is not Status.PLAYING  # answers keep a finished TTL
         ttl = self.settings.finished_game_ttl if finished else self.settings.idle_game_ttl
         args: list[Any] = [
             str(stored.v),

@@ -1,0 +1,273 @@
+"""Recovery from Redis trouble without losing or doubling a diff: a lost commit reply, a lost pub/sub
+connection, failed subscriptions and fills, and the races between a client's own requests and the fan-out.
+Each fault is injected into a real server (in-process, real Redis, real websockets)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from golfrace.client import Client
+from golfrace.settings import Settings
+from golfrace.store import channel, game_key
+from golfrace.testing import RunningServer, running_server
+
+from .helpers import WIN_CODE, WIN_MOVES
+
+pytestmark = pytest.mark.timeout(60)
+T = 10.0
+
+
+@pytest.fixture
+async def pair(settings: Settings) -> AsyncIterator[tuple[RunningServer, RunningServer]]:
+    async with running_server(settings.with_(port=0)) as a, running_server(settings.with_(port=0)) as b:
+        yield a, b
+
+
+@pytest.fixture
+async def clients() -> AsyncIterator[list[Client]]:
+    made: list[Client] = []
+    yield made
+    for c in made:
+        await c.close()
+
+
+async def client(server: RunningServer, made: list[Client]) -> Client:
+    c = Client(server.ws)
+    made.append(c)
+    return await c.start()
+
+
+def diff_versions(c: Client, game: str) -> list[int]:
+    return [f["v"] for f in c.frames if f.get("t") == "diff" and f["game"] == game]
+
+
+async def kill_pubsub(server: RunningServer) -> None:
+    """Redis drops this server's pub/sub connection (and only that one)."""
+    conn = server.ctx.hub.pubsub.connection
+    host, port = conn._writer.get_extra_info("sockname")[:2]
+    await server.ctx.redis.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}")
+
+
+async def test_a_commit_whose_reply_was_lost_still_reaches_every_follower(
+    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+) -> None:
+    a, _ = pair
+    player, watcher = await client(a, clients), await client(a, clients)
+    view = await player.new(WIN_CODE)
+    await watcher.open(view.game, "watcher")
+    batcher = a.ctx.store.batch
+    real = batcher._exchange
+    lost = {"done": False}
+
+    async def lose_the_reply(conn: Any, commands: list[tuple[Any, ...]]) -> list[Any]:
+        replies = await real(conn, commands)  # Redis ran the script...
+        ran = any(c[0] == "EVALSHA" and isinstance(r, list) for c, r in zip(commands, replies, strict=True))
+        if not lost["done"] and ran:
+            lost["done"] = True
+            raise RedisConnectionError("connection reset before the reply")  # ...the reply never came
+        return replies
+
+    batcher._exchange = lose_the_reply
+    commit = a.ctx.store.commit
+    outcomes: list[str] = []
+
+    async def traced(*args: Any, **kwargs: Any) -> Any:
+        result = await commit(*args, **kwargs)
+        outcomes.append(result.outcome)
+        return result
+
+    a.ctx.store.commit = traced
+    answer = await player.act(view.game, "draw")  # the batch is retried: the script answers `dup`
+    assert lost["done"] and outcomes == ["dup"] and answer["t"] == "ack" and answer["v"] == 1
+    for c in (player, watcher):
+        await c.wait_version(view.game, 1, timeout=T)
+        assert diff_versions(c, view.game) == [1]
+    assert (await player.act(view.game, "draw"))["v"] == 2  # the cached state was dropped, not stale
+    await watcher.wait_version(view.game, 2, timeout=T)
+    assert diff_versions(watcher, view.game) == [1, 2]
+
+
+async def test_diffs_published_while_the_pubsub_connection_was_down_are_caught_up(
+    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+) -> None:
+    a, b = pair
+    player, watcher = await client(a, clients), await client(b, clients)
+    view = await player.new(WIN_CODE)
+    await watcher.open(view.game, "watcher")
+    await kill_pubsub(b)
+    assert (await player.act(view.game, "draw"))["t"] == "ack"  # published while B is reconnecting
+    await watcher.wait_version(view.game, 1, timeout=T)  # with no further move
+    assert diff_versions(watcher, view.game) == [1]
+
+
+async def test_a_channel_left_while_the_pubsub_connection_was_down_is_not_subscribed_again(
+    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+) -> None:
+    a, _ = pair
+    player, watcher = await client(a, clients), await client(a, clients)
+    view = await player.new(WIN_CODE)
+    await player.send({"t": "close", "game": view.game})
+    await watcher.open(view.game, "watcher")
+    name = channel(view.game)
+    await kill_pubsub(a)
+    await watcher.send({"t": "close", "game": view.game})  # the last local follower leaves meanwhile
+    await watcher.ping()
+    redis, hub = a.ctx.redis, a.ctx.hub
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        if hub.confirmed and dict(await redis.pubsub_numsub(name))[name.encode()] == 0:
+            break
+    assert dict(await redis.pubsub_numsub(name))[name.encode()] == 0
+    assert name not in hub.wanted and name.encode() not in hub.pubsub.channels
+
+
+async def test_a_failed_subscription_can_be_tried_again(
+    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+) -> None:
+    a, b = pair
+    player, watcher = await client(a, clients), await client(b, clients)
+    view = await player.new(WIN_CODE)
+    pubsub = b.ctx.hub.pubsub
+    real = pubsub.subscribe
+    calls = {"n": 0}
+
+    async def blip(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RedisConnectionError("a blip")
+        return await real(*args, **kwargs)
+
+    pubsub.subscribe = blip
+    await watcher.send({"t": "open", "game": view.game, "role": "watcher"})
+    assert (await watcher.expect("error", T))["code"] == "unavailable"
+    await watcher.open(view.game, "watcher")  # the client tries again: really subscribed this time
+    assert (await player.act(view.game, "draw"))["t"] == "ack"
+    await watcher.wait_version(view.game, 1, timeout=T)
+    assert channel(view.game) in b.ctx.hub.confirmed
+
+
+async def test_a_failed_fill_is_tried_again_without_the_client_asking(
+    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+) -> None:
+    a, b = pair
+    player, watcher = await client(a, clients), await client(b, clients)
+    view = await player.new(WIN_CODE)
+    await watcher.open(view.game, "watcher")
+    hub, store = b.ctx.hub, b.ctx.store
+    real_dispatch, real_since = hub._dispatch, store.diffs_since
+    faults = {"dropped": 0, "failed": 0}
+
+    def drop_first(name: str, raw: bytes) -> None:  # one diff lost on the way: a gap to fill
+        if not faults["dropped"]:
+            faults["dropped"] = 1
+            return
+        real_dispatch(name, raw)
+
+    async def fail_first(*args: Any) -> Any:  # and Redis fails that fill once
+        if not faults["failed"]:
+            faults["failed"] = 1
+            raise RedisConnectionError("a blip")
+        return await real_since(*args)
+
+    hub._dispatch, store.diffs_since = drop_first, fail_first
+    for _ in range(3):
+        assert (await player.act(view.game, "draw"))["t"] == "ack"
+    await watcher.wait_version(view.game, 3, timeout=T)  # no further move, no message from the watcher
+    assert faults == {"dropped": 1, "failed": 1}
+    assert diff_versions(watcher, view.game) == [1, 2, 3]
+
+
+async def test_resync_during_a_fill_sends_each_version_in_order(
+    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+) -> None:
+    a, b = pair
+    player, watcher = await client(a, clients), await client(b, clients)
+    view = await player.new(WIN_CODE)
+    await watcher.open(view.game, "watcher")
+    hub, store = b.ctx.hub, b.ctx.store
+    real_dispatch, real_since = hub._dispatch, store.diffs_since
+    dropped = {"n": 0}
+
+    def drop_first(name: str, raw: bytes) -> None:
+        dropped["n"] += 1
+        if dropped["n"] > 1:
+            real_dispatch(name, raw)
+
+    async def slow(*args: Any) -> Any:  # the fill's Redis round trip takes a while
+        await asyncio.sleep(0.3)
+        return await real_since(*args)
+
+    hub._dispatch, store.diffs_since = drop_first, slow
+    await player.act(view.game, "draw")  # v1: lost
+    await player.act(view.game, "draw")  # v2: a gap, the fill starts
+    await asyncio.sleep(0.1)
+    await watcher.send({"t": "resync", "game": view.game, "v": 0})  # the client asks as well
+    await watcher.wait_version(view.game, 2, timeout=T)
+    await asyncio.sleep(0.8)  # the second pass of the fill, if any, has run
+    await watcher.ping()
+    assert diff_versions(watcher, view.game) == [1, 2]
+    assert watcher.reader_error is None
+
+
+async def test_a_move_during_open_is_not_lost(
+    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+) -> None:
+    a, b = pair
+    player, watcher = await client(a, clients), await client(b, clients)
+    view = await player.new(WIN_CODE)
+    store = b.ctx.store
+    real = store.load
+    calls = {"n": 0}
+
+    async def load(game_id: str) -> Any:
+        stored = await real(game_id)
+        calls["n"] += 1
+        if calls["n"] == 2:  # open's read after subscribing: a move lands before the snapshot is sent
+            await player.act(view.game, "draw")
+            await asyncio.sleep(0.2)
+        return stored
+
+    store.load = load
+    await watcher.open(view.game, "watcher")
+    await watcher.wait_version(view.game, 1, timeout=T)
+    assert diff_versions(watcher, view.game) == [1]
+
+
+async def test_a_refused_action_keeps_a_finished_games_ttl(settings: Settings, clients: list[Client]) -> None:
+    async with running_server(settings.with_(port=0)) as a:
+        player = await client(a, clients)
+        view = await player.new(WIN_CODE)
+        for t in WIN_MOVES.split():
+            act = {"a": "draw"} if t == "d" else {"a": "tap", "col": int(t)}
+            assert (await player.act(view.game, **act))["t"] == "ack"
+        key = game_key(view.game)
+        assert await a.ctx.redis.ttl(key) > settings.idle_game_ttl
+        assert (await player.act(view.game, "draw"))["code"] == "game_over"
+        for k in (key, key + ":log", key + ":diffs", key + ":seq"):
+            assert await a.ctx.redis.ttl(k) > settings.idle_game_ttl, k
+
+
+async def test_remembered_answers_stay_within_the_window_with_gaps_and_huge_seqs(
+    settings: Settings, clients: list[Client]
+) -> None:
+    window = 4
+    async with running_server(settings.with_(port=0, seq_window=window)) as a:
+        player = await client(a, clients)
+        view = await player.new(WIN_CODE)
+        seqs = [1, 2, 5, 9, 10, 30, 10**15 + 1, 10**15 + 2, 2**53 - 2, 2**53 - 1]
+        for seq in seqs:
+            await player.send({"t": "act", "game": view.game, "seq": seq, "a": "undo"})
+            await player.expect(None, T, where=lambda m, s=seq: m.get("seq") == s)
+        stream = f"{player.player}/{player.welcome['sid']}"
+        fields = {k.decode() for k in await a.ctx.redis.hkeys(game_key(view.game) + ":seq")}
+        answers = sorted(int(f.rpartition("#")[2]) for f in fields if f.startswith(stream + "#"))
+        assert answers == [2**53 - 2, 2**53 - 1]  # only the seqs within 4 of the highest
+        # a big seq is its own key: the one just below it is not taken for it
+        await player.send({"t": "act", "game": view.game, "seq": 2**53 - 1, "a": "draw"})
+        again = await player.expect(None, T, where=lambda m: m.get("seq") == 2**53 - 1)
+        assert again["t"] == "refused" and again["code"] == "nothing_to_undo"
