@@ -14,7 +14,7 @@ import pytest
 from golfrace.client import Client
 from golfrace.races.service import live_watchers
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, start_process, stop_process
+from golfrace.testing import RunningServer, running_server, start_process, stop_process
 
 from .test_wire import T, act, apply_diff, greedy, join, new_race, play_out, start, wait_start
 
@@ -143,3 +143,33 @@ async def test_watchers_of_a_dead_instance_stop_counting(
     assert gone["race"] == rid
     await zed.send({"t": "unwatch", "race": rid})
     await ann.expect("watchers", T, where=lambda m: m["n"] == 0)
+
+
+async def test_race_events_missed_during_a_pubsub_reconnect_are_caught_up(
+    settings: Settings, clients: list[Client]
+) -> None:
+    async with running_server(settings.with_(port=0)) as a, running_server(settings.with_(port=0)) as b:
+        ann = await client_on(a, clients, "Ann")
+        bob = await client_on(a, clients, "Bob")
+        eve = await client_on(b, clients, "Eve")
+        rid = (await new_race(ann, name="Ann"))["race"]
+        await eve.send({"t": "watch", "race": rid})
+        await eve.expect("race_watch", T)
+        hub = b.ctx.hub
+        reconnect = hub.pubsub.parse_response
+        slow = {"first": True}
+
+        async def slow_reconnect(*args: Any, **kwargs: Any) -> Any:
+            if slow["first"]:
+                slow["first"] = False
+                await asyncio.sleep(0.5)  # B stays away from its channels for a while
+            return await reconnect(*args, **kwargs)
+
+        hub.pubsub.parse_response = slow_reconnect
+        conn = hub.pubsub.connection
+        host, port = conn._writer.get_extra_info("sockname")[:2]
+        await a.ctx.redis.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}")
+        await asyncio.sleep(0.1)
+        await join(bob, rid, name="Bob")  # published while B is not subscribed
+        caught_up = await eve.expect(None, T, where=lambda m: len(m.get("racers", ())) == 2)
+        assert not slow["first"] and caught_up["t"] == "race_watch" and caught_up["race"] == rid

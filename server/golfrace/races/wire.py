@@ -30,7 +30,7 @@ from . import leaderboard as lb
 from . import solving, views
 from .daily import DailyBook, parse_day
 from .errors import RaceError
-from .race import RaceOptions
+from .race import Race, RaceOptions
 from .replay import public
 from .service import RaceService, race_channel, split_game_id, wall_clock
 from .settings import DEFAULT_SETTINGS, RaceSettings
@@ -118,6 +118,22 @@ class RaceFollower:
         if self.role == "racer" and isinstance(states, dict) and me in states:
             session.send({"t": "race_game", "race": rid, **states[me]})
 
+    def resume(self, name: str) -> None:
+        """Race events may have been missed (a pub/sub reconnect): send the race as it is now."""
+        if not self.session.closing:
+            service = _wire(self.session).service
+            service._spawn(_resend(self.session, self.race_id, self.role))
+
+
+async def _resend(session: Session, race_id: str, role: str) -> None:
+    with contextlib.suppress(ProtocolError):
+        if role == "watcher":
+            race = await _wire(session).service.load(race_id)
+            if race is not None:
+                await _send_watch(session, race)
+        else:
+            await _send_race(session, race_id)
+
 
 class BoardFollower:
     """One connection following a leaderboard: every change sends the board's top entries."""
@@ -130,6 +146,9 @@ class BoardFollower:
     def deliver(self, envelope: Envelope) -> None:
         if not self.session.closing:
             self.service._spawn(send_board(self.session, self.service, self.board))
+
+    def resume(self, name: str) -> None:
+        self.deliver(Envelope(name, b"", {}))
 
 
 async def send_board(session: Session, service: RaceService, board: str) -> None:
@@ -380,8 +399,12 @@ async def on_watch(session: Session, msg: dict[str, Any]) -> None:
         raise ProtocolError("own_race", "a racer cannot watch their own race", ref="watch", race=race_id)
     await wire.follow(session, race_id, "watcher")
     race = await wire.service.load(race_id) or race  # read after subscribing: no event falls between
+    await _send_watch(session, race)
+
+
+async def _send_watch(session: Session, race: Race) -> None:
     now = CLOCK()
-    n = await wire.service.watchers(race_id)
+    n = await _wire(session).service.watchers(race.id)
     boards = [views.board(race, r, now) for r in race.racers]
     session.send({"t": "race_watch", **views.race_view(race, None, now, n), "boards": boards})
 
