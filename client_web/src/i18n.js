@@ -100,6 +100,16 @@ export function refusalText(code, loc = current) {
   return catalog(loc).refusal?.[code];
 }
 
+/** The player's text for a code the server sent (error, refusal, race error), in the page's language; the
+ * server's own `message` is English, for logs, and is never shown. */
+export function errorText(code, params = {}, loc = current) {
+  if (code === "bad_code" && params?.part) {
+    const part = lookup(`ui.code_errors.${params.part}`, loc);
+    if (part) return part;
+  }
+  return lookup(`ui.errors.${code}`, loc) ?? refusalText(code, loc) ?? t("ui.errors.other", { code }, loc);
+}
+
 export function stuckText(loc = current) {
   return catalog(loc).stuck;
 }

@@ -4,6 +4,9 @@ import { applyDiff, DiffQueue, fromSnapshot, snapshotIsNewer } from "./gamestate
 import { nextSeq } from "./seq.js";
 
 const SEQ_KEY = "golfrace.seq.";
+/** Errors after which the server asks for the same message again (docs/protocol.md), and the waits. */
+const RESEND_CODES = new Set(["busy", "unavailable", "rate_limited", "internal"]);
+const RESEND_MS = [300, 700, 1500, 3000, 5000];
 
 export class GameSession {
   /**
@@ -21,6 +24,7 @@ export class GameSession {
     this.role = "player";
     this.queue = new DiffQueue();
     this.pending = new Map(); // seq -> act message not yet answered
+    this.resends = new Map(); // seq -> times resent after an error that asks for it
     this.awaiting = null; // {rid, resolve, reject} for a `new`
     this.resyncing = false;
     this.rid = 0;
@@ -31,6 +35,7 @@ export class GameSession {
       conn.on("refused", (m) => this.onRefusedMsg(m)),
       conn.on("error", (m) => this.onErrorMsg(m)),
       conn.on("ready", ({ reconnect }) => reconnect && this.recover()),
+      conn.on("down", () => this.onDown()),
     ];
   }
 
@@ -117,6 +122,7 @@ export class GameSession {
     this.state = null;
     this.queue.clear();
     this.pending.clear();
+    this.resends.clear();
   }
 
   onDiff(msg) {
@@ -148,12 +154,37 @@ export class GameSession {
   }
 
   onAck(msg) {
-    if (msg.game === this.gameId) this.pending.delete(msg.seq);
+    if (msg.game !== this.gameId) return;
+    this.pending.delete(msg.seq);
+    this.resends.delete(msg.seq);
+  }
+
+  /** Send the unanswered `seq` again after a growing wait; false once it was tried too often. */
+  resendLater(seq) {
+    const n = this.resends.get(seq) ?? 0;
+    if (n >= RESEND_MS.length) return false;
+    this.resends.set(seq, n + 1);
+    const game = this.gameId;
+    setTimeout(() => {
+      const msg = this.pending.get(seq);
+      if (msg && this.gameId === game) this.conn.send(msg); // offline: recover() resends it
+    }, RESEND_MS[n]);
+    return true;
+  }
+
+  /** The connection dropped: a `new` in flight is given up (its button comes back); actions wait. */
+  onDown() {
+    if (this.awaiting) {
+      const { reject } = this.awaiting;
+      this.awaiting = null;
+      reject({ code: "offline" });
+    }
   }
 
   onRefusedMsg(msg) {
     if (msg.game !== this.gameId) return;
     this.pending.delete(msg.seq);
+    this.resends.delete(msg.seq);
     this.onRefused(msg);
   }
 
@@ -164,7 +195,14 @@ export class GameSession {
       reject(msg);
       return;
     }
-    if (typeof msg.ref === "number" && this.pending.has(msg.ref)) this.pending.delete(msg.ref);
+    if (typeof msg.ref === "number" && this.pending.has(msg.ref)) {
+      if (RESEND_CODES.has(msg.code) && this.resendLater(msg.ref)) {
+        this.onError(msg); // "…your move is being sent again"
+        return;
+      }
+      this.pending.delete(msg.ref);
+      this.resends.delete(msg.ref);
+    }
     if (msg.ref === "resync" || msg.ref === "open") {
       // The server cannot resync this game for us (unknown or expired): take a fresh snapshot instead.
       if (msg.ref === "resync" && this.gameId) this.conn.send({ t: "open", game: this.gameId, role: this.role });

@@ -46,6 +46,11 @@ def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
     for page in (host, guest):
         page.wait_for_selector(".countdown:not([hidden])")
     assert guest.text_content(".countdown").startswith("Starting in")
+    guest.keyboard.press("d")  # too early: refused, and explained in the page's words (not the server's)
+    guest.wait_for_function(
+        "text => document.querySelector('#toast.show')?.textContent === text",
+        arg=UI["errors"]["race_not_started"],
+    )
     for page in (host, guest):
         page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
 

@@ -96,3 +96,19 @@ async def test_the_web_client_goes_out_compressed(server) -> None:
         assert script.num_bytes_downloaded < len(script.content) / 2  # bytes on the wire vs decoded
         plain = await http.get("/healthz", headers={"accept-encoding": "gzip"})
         assert "content-encoding" not in plain.headers  # below GZIP_MIN_BYTES
+
+
+def test_every_error_code_has_a_text_in_every_language() -> None:
+    """The web client shows ui.errors[code] (never the server's English message): every code the server
+    can send has one, in each catalog, and the fallback names the code."""
+    from golfrace.engine.i18n import LOCALES, catalog
+    from golfrace.hints import HINT_ERROR_CODES
+    from golfrace.protocol import ERROR_CODES
+    from golfrace.races.errors import RACE_ERROR_CODES
+
+    codes = set(ERROR_CODES) | set(RACE_ERROR_CODES) | set(HINT_ERROR_CODES)
+    for locale in LOCALES:
+        texts = catalog(locale)["ui"]["errors"]
+        assert codes <= set(texts), (locale, codes - set(texts))
+        assert all(texts[c].strip() for c in codes), locale
+        assert "{code}" in texts["other"], locale

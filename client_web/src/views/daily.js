@@ -1,5 +1,5 @@
 // Daily: today's challenge, the result with its share text, the streak and the countdown to the next.
-import { t } from "../i18n.js";
+import { errorText, t } from "../i18n.js";
 import { copyText, el, toast, translate } from "../ui.js";
 import { clock, playerName } from "./race.js";
 
@@ -94,7 +94,7 @@ export function createDailyView(app) {
           }
         }),
         app.conn.on("error", (m) => {
-          if (String(m.ref ?? "").startsWith("daily")) toast(m.message ?? m.code, "error");
+          if (String(m.ref ?? "").startsWith("daily")) toast(errorText(m.code, m.params), "error");
         }),
         app.conn.on("ready", () => app.conn.send({ t: "daily" })),
       );

@@ -1,6 +1,6 @@
 // Leaderboards: per day (the daily challenge) and per game code, with your own rank highlighted.
 import { checkCode } from "../codes.js";
-import { t } from "../i18n.js";
+import { errorText, t } from "../i18n.js";
 import { el, translate } from "../ui.js";
 import { clock } from "./race.js";
 
@@ -66,7 +66,7 @@ export function createLeaderboardsView(app) {
     }).catch(() => null);
     const data = res ? await res.json().catch(() => null) : null;
     if (!res?.ok || !data) {
-      error.textContent = data?.message ?? t("ui.offline");
+      error.textContent = data?.error ? errorText(data.error) : t("ui.offline");
       error.hidden = false;
       return;
     }

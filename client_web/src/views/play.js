@@ -2,7 +2,7 @@
 import { Board } from "../board.js";
 import { checkCode, withRules } from "../codes.js";
 import { describeState } from "../describe.js";
-import { locale, refusalText, stuckText, t } from "../i18n.js";
+import { errorText, locale, stuckText, t } from "../i18n.js";
 import { GameSession } from "../session.js";
 import { settings } from "../settings.js";
 import { boardKeys } from "../keys.js";
@@ -38,7 +38,7 @@ export function createPlayView(app) {
 
   let state = null;
   let started = false;
-  let lastDialogFor = null; // the version a stuck/won dialog was last shown for
+  let lastDialogFor = null; // "<game>@<version>" a stuck/won dialog was last shown for
   const board = new Board({
     onTap: (col, row, cardEl) => {
       lastTapped = cardEl;
@@ -109,9 +109,11 @@ export function createPlayView(app) {
     if (diff) measure(session.receivedAt ?? started);
     if (first) app.boardShown();
     if (change !== "snapshot") announce(description);
-    if (change === "undo" || change === "snapshot") closeEndDialogs();
-    if (next.status !== "playing" && lastDialogFor !== next.v) {
-      lastDialogFor = next.v;
+    const end = `${next.game}@${next.v}`;
+    // a snapshot of the very position whose end dialog is open (a reconnect, a resync) keeps it open
+    if (change === "undo" || (change === "snapshot" && lastDialogFor !== end)) closeEndDialogs();
+    if (next.status !== "playing" && lastDialogFor !== end) {
+      lastDialogFor = end;
       if (next.status === "stuck") openStuckDialog();
       else if (next.status === "won") openWinDialog();
     }
@@ -146,7 +148,7 @@ export function createPlayView(app) {
 
   function refused(msg) {
     if (!settings.interactive) return;
-    const text = refusalText(msg.code) ?? msg.message;
+    const text = errorText(msg.code, msg.params);
     toast(text, "refusal");
     if (lastTapped && msg.code !== "nothing_to_undo") board.shake(lastTapped);
     lastTapped = null;
@@ -155,7 +157,7 @@ export function createPlayView(app) {
   function failed(msg) {
     if (msg.ref === "hint") {
       hintDone();
-      toast(msg.message ?? msg.code, "error");
+      toast(errorText(msg.code, msg.params), "error");
       return;
     }
     if (!state && (msg.ref === "open" || msg.ref === "resync")) {
@@ -163,7 +165,7 @@ export function createPlayView(app) {
       startRandom();
       return;
     }
-    if (msg.ref !== "new") toast(msg.message ?? msg.code, "error");
+    if (msg.ref !== "new") toast(errorText(msg.code, msg.params), "error");
   }
 
   function startRandom() {
@@ -265,8 +267,9 @@ export function createPlayView(app) {
         hideToast();
         d.close();
       } catch (err) {
-        // The server's own explanation, shown under the field like ours.
-        showError(err?.message ?? err?.code ?? t("ui.offline"));
+        // The server's reason, in the page's language, shown under the field like ours.
+        const known = err?.code && err.code !== "offline";
+        if (err?.code !== "superseded") showError(known ? errorText(err.code, err.params) : t("ui.offline"));
         deal.disabled = false;
       }
     });

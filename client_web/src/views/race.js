@@ -4,7 +4,7 @@ import { Board } from "../board.js";
 import { checkCode } from "../codes.js";
 import { describeState } from "../describe.js";
 import { applyDiff, fromSnapshot, snapshotIsNewer } from "../gamestate.js";
-import { locale, refusalText, t } from "../i18n.js";
+import { errorText, locale, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
 import { nextSeq, seenSeq } from "../seq.js";
@@ -218,14 +218,14 @@ export function createRaceView(app) {
       }),
       app.conn.on("refused", (m) => {
         if (m.race !== raceId || !settings.interactive) return;
-        toast(refusalText(m.code) ?? m.message, "refusal");
+        toast(errorText(m.code, m.params), "refusal");
         if (lastTapped) board.shake(lastTapped);
         lastTapped = null;
       }),
       app.conn.on("error", (m) => {
         if (!String(m.ref ?? "").startsWith("race") && !awaitingCreate) return;
         awaitingCreate = false;
-        toast(m.message ?? m.code, "error");
+        toast(errorText(m.code, m.params), "error");
       }),
       app.conn.on("ready", () => join()),
     );
@@ -240,8 +240,8 @@ export function createRaceView(app) {
     room.dataset.v = String(state.v);
     room.dataset.status = state.status;
     if (change !== "snapshot") announce(describeState(state, locale()));
-    if (state.status !== "playing" && lastDialogFor !== state.v && change !== "snapshot") {
-      lastDialogFor = state.v;
+    if (state.status !== "playing" && lastDialogFor !== `${raceId}@${state.v}` && change !== "snapshot") {
+      lastDialogFor = `${raceId}@${state.v}`;
       toast(state.status === "stuck" ? t("stuck") : statusText(state.status));
     }
   }

@@ -2,7 +2,7 @@
 // An id that is not a race is a single game, watched with `open` as a watcher.
 import { Board } from "../board.js";
 import { applyDiff } from "../gamestate.js";
-import { locale, t } from "../i18n.js";
+import { errorText, locale, t } from "../i18n.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
 import { clock, statusText } from "./race.js";
@@ -107,7 +107,7 @@ export function createWatchView(app) {
       app.conn.on("error", (m) => {
         if (m.ref !== "watch") return;
         if (m.code === "race_not_found") return watchGame();
-        toast(m.message ?? m.code, "error");
+        toast(errorText(m.code, m.params), "error");
       }),
       app.conn.on("ready", () => start()),
     );
