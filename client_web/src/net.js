@@ -4,8 +4,13 @@ import { decode, encode } from "@msgpack/msgpack";
 
 const SUBPROTOCOL = "golfrace.msgpack";
 const TOKEN_KEY = "golfrace.token";
-/** Reconnect delays in ms (then the last one again), each with up to 30% random extra. */
+/** Reconnect delays in ms (then the last one again), each with up to 100% random extra so that the clients
+ * of a restarted server do not all come back in the same instant. */
 export const BACKOFF_MS = [200, 500, 1000, 2000, 4000, 8000];
+/** A connection counts as healthy (the delays start again from the first) once it stayed up this long. */
+const STABLE_MS = 10_000;
+/** Close codes after which we wait at least BACKOFF_MS[3]: the server closed us for flooding or being slow. */
+const SLOW_DOWN = new Set([4008, 4029]);
 
 export function wsUrl(loc = globalThis.location) {
   const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
@@ -29,6 +34,7 @@ export class Connection {
     this.listeners = new Map();
     this.stopped = false;
     this.timer = null;
+    this.stableTimer = null;
   }
 
   get token() {
@@ -53,6 +59,7 @@ export class Connection {
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.stableTimer);
     this.ws?.close(1000);
   }
 
@@ -80,6 +87,8 @@ export class Connection {
       const wasReady = this.ready;
       this.ready = false;
       this.ws = null;
+      clearTimeout(this.stableTimer);
+      if (SLOW_DOWN.has(event.code)) this.attempt = Math.max(this.attempt, 3);
       this.emit("down", { code: event.code, wasReady });
       if (!this.stopped) this.scheduleReconnect();
     };
@@ -89,7 +98,7 @@ export class Connection {
   scheduleReconnect() {
     const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     this.attempt += 1;
-    this.timer = setTimeout(() => this.connect(), base + Math.random() * base * 0.3);
+    this.timer = setTimeout(() => this.connect(), base + Math.random() * base);
   }
 
   receive(data) {
@@ -109,7 +118,8 @@ export class Connection {
       if (typeof msg.sid === "string") this.sid = msg.sid;
       this.welcome = msg;
       this.ready = true;
-      this.attempt = 0;
+      clearTimeout(this.stableTimer);
+      this.stableTimer = setTimeout(() => (this.attempt = 0), STABLE_MS);
       this.connections += 1;
       this.emit("ready", { welcome: msg, reconnect: this.connections > 1 });
       return;

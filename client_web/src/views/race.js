@@ -152,10 +152,17 @@ export function createRaceView(app) {
       msg.rules = form.querySelector("input[name=rules]:checked").value;
     }
     error.hidden = true;
+    createCount += 1;
+    msg.rid = `c${createCount}`;
+    awaitingCreate = msg.rid;
     app.conn.send(msg);
-    awaitingCreate = true;
   });
-  let awaitingCreate = false;
+  // what we wait for after Create or Rematch: the `race` echoing our rid, or the race after `rematch:<id>`
+  let awaitingCreate = null;
+  let createCount = 0;
+  const answersCreate = (m) =>
+    Boolean(awaitingCreate && m.you && m.race !== raceId) &&
+    (m.rid === awaitingCreate || awaitingCreate === `rematch:${m.previous}`);
 
   // --- the room -----------------------------------------------------------------------------------------
   function join() {
@@ -178,8 +185,8 @@ export function createRaceView(app) {
   function listen() {
     offs.push(
       app.conn.on("race", (m) => {
-        if (awaitingCreate && m.you && m.race !== raceId) {
-          awaitingCreate = false;
+        if (answersCreate(m)) {
+          awaitingCreate = null;
           app.navigate(`#/race/${m.race}`);
           return;
         }
@@ -224,7 +231,7 @@ export function createRaceView(app) {
       }),
       app.conn.on("error", (m) => {
         if (!String(m.ref ?? "").startsWith("race") && !awaitingCreate) return;
-        awaitingCreate = false;
+        awaitingCreate = null;
         toast(errorText(m.code, m.params), "error");
       }),
       app.conn.on("ready", () => join()),
@@ -272,6 +279,21 @@ export function createRaceView(app) {
     q(".race-hud").hidden = lobby || !me || !mine;
     q(".resign").hidden = !me || !mine || race.phase === "finished" || !playing;
     q(".undo").disabled = !mine?.can_undo || !(race?.options?.undo ?? true) || !playing;
+  }
+
+  /** Nothing of the previous race stays on screen while the next one loads. */
+  function clearRoom() {
+    clearInterval(timer);
+    q(".results").hidden = true;
+    q(".board-slot").hidden = true;
+    q(".race-hud").hidden = true;
+    q(".racers").replaceChildren();
+    q(".race-title").textContent = "";
+    q(".race-meta").textContent = "";
+    q(".share").hidden = true;
+    q(".countdown").hidden = true;
+    room.removeAttribute("data-phase");
+    room.removeAttribute("data-v");
   }
 
   function renderHead() {
@@ -377,7 +399,7 @@ export function createRaceView(app) {
   q(".rematch").addEventListener("click", () => {
     if (race?.rematch) app.navigate(`#/race/${race.rematch}`);
     else {
-      awaitingCreate = true;
+      awaitingCreate = `rematch:${raceId}`;
       app.conn.send({ t: "race_rematch", race: raceId });
     }
   });
@@ -398,15 +420,20 @@ export function createRaceView(app) {
       translate(root);
       listen();
       document.addEventListener("keydown", onKey);
-      raceId = params?.id ?? null;
+      const next = params?.id ?? null;
+      if (raceId && raceId !== next) app.conn.send({ t: "unwatch", race: raceId }); // stop following it
+      raceId = next;
       race = null;
       mine = null;
       pendingWatchers = null;
+      lastDialogFor = null;
+      clearRoom();
       form.hidden = Boolean(raceId);
       room.hidden = !raceId;
       if (raceId) join();
     },
     unmount() {
+      if (raceId) app.conn.send({ t: "unwatch", race: raceId }); // a connection follows at most 16 races
       for (const off of offs.splice(0)) off();
       document.removeEventListener("keydown", onKey);
       clearInterval(timer);
