@@ -55,11 +55,16 @@ export function createDailyView(app) {
     tick();
   }
 
+  let askedAt = 0;
   function tick() {
     if (!daily?.next_at) return;
     const left = daily.next_at - app.conn.serverNow();
     if (left <= 0) {
-      app.conn.send({ t: "daily" });
+      // a new day: ask for it, at most every 5 s (a device clock ahead of the server's would ask on every answer)
+      if (Date.now() - askedAt > 5_000) {
+        askedAt = Date.now();
+        app.conn.send({ t: "daily" });
+      }
       return;
     }
     const h = Math.floor(left / 3_600_000);
