@@ -159,8 +159,7 @@ async def on_resync(session: Session, msg: dict[str, Any]) -> None:
     follow = session.follows.get(msg["game"])
     if follow is None:
         raise ProtocolError("not_open", "open the game first", ref="resync", game=msg["game"])
-    if follow.filling:  # a fill is on its way: it runs once more when done, up to the current version
-        follow.again = True
+    if session.resync(msg["game"], follow, msg["v"]):  # a fill runs: it goes on once more from msg["v"]
         return
     await session.fill(msg["game"], follow, from_v=msg["v"], answer=True)
 
@@ -189,7 +188,7 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
         if stored is None:
             stored, earlier = await store.load_with_answer(game_id, session.stream, seq)
             if earlier is not None:
-                session.send(localize(unpack(earlier), session.lang))
+                await _answer_again(session, game_id, unpack(earlier))
                 return
             if stored is None:
                 raise ProtocolError("no_game", "the game has expired", ref=seq, game=game_id)
@@ -221,10 +220,7 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             stored = None
             continue
         if result.outcome == "dup" and result.answer is not None:
-            earlier = unpack(result.answer)
-            session.send(localize(earlier, session.lang))
-            if earlier.get("t") == "ack":
-                await _applied_earlier(session, game_id)
+            await _answer_again(session, game_id, unpack(result.answer))
             return
         if result.outcome == "stale":
             raise ProtocolError("stale_seq", f"seq {seq} is older than the last answered", ref=seq)
@@ -244,16 +240,23 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
     raise ProtocolError("busy", "too much contention on this game, resend the same seq", ref=seq)
 
 
-async def _applied_earlier(session: Session, game_id: str) -> None:
-    """A resent move that Redis had applied already (a resend by the client, or a batch retried after its
-    reply was lost, whose diff this process never delivered): the local followers catch up from the store,
-    and the player's list of unfinished games follows the game's status."""
+async def _answer_again(session: Session, game_id: str, earlier: dict[str, Any]) -> None:
+    """A resent seq gets its stored answer. For a move that Redis had applied already (a resend by the
+    client, or a batch retried after its reply was lost, whose diff this process never delivered), the local
+    followers catch up from the store and the player's list of unfinished games follows the game's status;
+    that is best effort: the seq has its one answer already."""
+    session.send(localize(earlier, session.lang))
+    if earlier.get("t") != "ack":
+        return
     store = session.ctx.store
     store.forget(game_id)
     session.ctx.hub.resume(channel(game_id))
-    stored = await store.load(game_id)
-    if stored is not None:
-        await store.set_open(stored.owner, game_id, stored.game.status is Status.PLAYING)
+    try:
+        stored = await store.load(game_id)
+        if stored is not None:
+            await store.set_open(stored.owner, game_id, stored.game.status is Status.PLAYING)
+    except RedisError as exc:
+        log.warning("after a resent move on %s: %r", game_id, exc)
 
 
 def localize(answer: dict[str, Any], lang: str) -> dict[str, Any]:

@@ -115,6 +115,10 @@ class Hub:
             subs.discard(subscriber)
             if not subs and self.subscribers.get(channel) is subs:
                 del self.subscribers[channel]
+                # nobody here wants it: a late confirmation is unsubscribed by the listener
+                self.wanted.discard(channel)
+                self.confirmed.discard(channel)
+                self._lost.discard(channel)
             raise
 
     def resume(self, channel: str) -> None:

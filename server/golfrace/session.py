@@ -43,8 +43,14 @@ class Follow:
     lagging: bool = False
     again: bool = False
     """Fill once more when the running fill ends (the store may hold diffs the running one did not read)."""
+    again_from: int | None = None
+    """The version that fill starts from when a client's ``resync`` asked for an older one meanwhile."""
+    fill_from: int = 0
+    """The version the running (or last) fill started from."""
     failures: int = 0
     """Fills that failed in a row (Redis away): the next one waits FILL_RETRY_S * 2**failures."""
+    retry: asyncio.TimerHandle | None = None
+    """The one pending retry of a failed fill."""
     pending: list[Envelope] = field(default_factory=list)
 
 
@@ -254,6 +260,8 @@ class Session:
     async def follow(self, stored: Stored, role: str, rid: str | None = None) -> None:
         """Follow a game whose subscription is already confirmed, starting from the snapshot sent now."""
         before = self.follows.get(stored.id)
+        if before is not None:
+            _cancel_retry(before)
         follow = self.follows[stored.id] = Follow(role, stored.v)
         message = snapshot(stored, role)
         if rid is not None:
@@ -262,13 +270,15 @@ class Session:
         if before is not None and before.v < 0:  # diffs that came while the game was read
             for envelope in before.pending:
                 self._offer(stored.id, follow, envelope)
+            if before.again and not follow.filling:  # the hub missed messages meanwhile (resume)
+                self._start_fill(stored.id, follow)
 
     def resume(self, name: str) -> None:
         """The hub may have missed diffs on ``name`` (hub.resume): fill every game followed on it."""
         for game_id, follow in self.follows.items():
-            if follow.v < 0 or channel(game_id) != name:
+            if channel(game_id) != name:
                 continue
-            if follow.filling:
+            if follow.filling:  # a running fill (or open's placeholder) goes on once more
                 follow.again = True
             else:
                 self._start_fill(game_id, follow)
@@ -284,8 +294,20 @@ class Session:
             await self.ctx.hub.unsubscribe(name, self)
 
     async def unfollow(self, game_id: str) -> None:
-        self.follows.pop(game_id, None)
+        follow = self.follows.pop(game_id, None)
+        if follow is not None:
+            _cancel_retry(follow)
         await self.unsubscribe(channel(game_id))
+
+    def resync(self, game_id: str, follow: Follow, from_v: int) -> bool:
+        """A client's ``resync`` while a fill runs: that fill goes on once more, from the oldest version asked
+        for. Returns False when no fill runs (the caller fills now)."""
+        if not follow.filling:
+            return False
+        follow.again = True
+        if from_v < follow.fill_from:  # older than what the running fill sends: replay from there after it
+            follow.again_from = from_v if follow.again_from is None else min(follow.again_from, from_v)
+        return True
 
     def deliver(self, envelope: Envelope) -> None:
         """A message from the hub (any instance). Diffs go through version checks; others pass through."""
@@ -326,7 +348,7 @@ class Session:
     def _catch_up(self) -> None:
         """The queue just emptied: games whose diffs were dropped get filled now."""
         for game_id, follow in self.follows.items():
-            if follow.lagging and not follow.filling:
+            if follow.lagging and not follow.filling and follow.retry is None:  # a retry waits its turn
                 self._start_fill(game_id, follow)
 
     def _start_fill(self, game_id: str, follow: Follow, from_v: int | None = None) -> None:
@@ -347,7 +369,7 @@ class Session:
         follow.filling = True
         failed: Exception | None = None
         try:
-            start = follow.v if from_v is None else from_v
+            start = follow.fill_from = follow.v if from_v is None else from_v
             found = await self.ctx.store.diffs_since(game_id, start)
             if self.follows.get(game_id) is not follow:
                 return
@@ -382,26 +404,39 @@ class Session:
         for envelope in pending:
             self._offer(game_id, follow, envelope)
         if follow.again and not follow.filling and self.follows.get(game_id) is follow:
-            follow.again = False
-            self._start_fill(game_id, follow)
+            from_again, follow.again, follow.again_from = follow.again_from, False, None
+            self._start_fill(game_id, follow, from_again)
 
     def _retry_fill(self, game_id: str, follow: Follow) -> None:
+        """One pending retry per game at a time, cancelled when the game is no longer followed."""
+        if follow.retry is not None:
+            return
         delay = min(FILL_RETRY_S * 2**follow.failures, FILL_RETRY_MAX_S)
         follow.failures += 1
 
         def again() -> None:
+            follow.retry = None
             if self.follows.get(game_id) is follow and not follow.filling and not self.closing:
                 self._start_fill(game_id, follow)
 
-        asyncio.get_running_loop().call_later(delay, again)
+        follow.retry = asyncio.get_running_loop().call_later(delay, again)
 
     async def shutdown(self) -> None:
+        for follow in self.follows.values():
+            _cancel_retry(follow)
+        self.follows.clear()
         for name in list(self.channels):
             with contextlib.suppress(Exception):
                 await self.ctx.hub.unsubscribe(name, self)
         self.channels.clear()
         for task in list(self._tasks or ()):
             task.cancel()
+
+
+def _cancel_retry(follow: Follow) -> None:
+    if follow.retry is not None:
+        follow.retry.cancel()
+        follow.retry = None
 
 
 def snapshot(stored: Stored, role: str) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from golfrace.client import Client
 from golfrace.races.service import live_watchers
@@ -173,3 +174,34 @@ async def test_race_events_missed_during_a_pubsub_reconnect_are_caught_up(
         await join(bob, rid, name="Bob")  # published while B is not subscribed
         caught_up = await eve.expect(None, T, where=lambda m: len(m.get("racers", ())) == 2)
         assert not slow["first"] and caught_up["t"] == "race_watch" and caught_up["race"] == rid
+
+
+async def test_a_watch_whose_subscription_failed_can_be_tried_again(
+    settings: Settings, clients: list[Client]
+) -> None:
+    async with running_server(settings.with_(port=0)) as a, running_server(settings.with_(port=0)) as b:
+        ann = await client_on(a, clients, "Ann")
+        bob = await client_on(a, clients, "Bob")
+        eve = await client_on(b, clients, "Eve")
+        rid = (await new_race(ann, name="Ann"))["race"]
+        await b.ctx.redis.set(f"race:{{{rid}}}:w", "3")  # a counter left by an older server: ignored
+        pubsub = b.ctx.hub.pubsub
+        real = pubsub.subscribe
+        calls = {"n": 0}
+
+        async def blip(*args: Any, **kwargs: Any) -> Any:
+            calls["n"] += 1
+            if calls["n"] == 1:
+                raise RedisConnectionError("a blip")
+            return await real(*args, **kwargs)
+
+        pubsub.subscribe = blip
+        await eve.send({"t": "watch", "race": rid})
+        assert (await eve.expect("error", T))["code"] == "unavailable"
+        await eve.send({"t": "watch", "race": rid})  # tried again: really subscribed, counted once
+        assert (await eve.expect("race_watch", T))["race"] == rid
+        assert (await ann.expect("watchers", T))["n"] == 1
+        await join(bob, rid, name="Bob")
+        await eve.expect("race", T, where=lambda m: len(m["racers"]) == 2)
+        await eve.send({"t": "unwatch", "race": rid})
+        assert (await ann.expect("watchers", T, where=lambda m: m["n"] != 1))["n"] == 0

@@ -271,3 +271,40 @@ async def test_remembered_answers_stay_within_the_window_with_gaps_and_huge_seqs
         await player.send({"t": "act", "game": view.game, "seq": 2**53 - 1, "a": "draw"})
         again = await player.expect(None, T, where=lambda m: m.get("seq") == 2**53 - 1)
         assert again["t"] == "refused" and again["code"] == "nothing_to_undo"
+
+
+async def test_failed_fills_retry_in_one_chain_that_stops_when_the_client_leaves(
+    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+) -> None:
+    a, b = pair
+    player, watcher = await client(a, clients), await client(b, clients)
+    view = await player.new(WIN_CODE)
+    await watcher.open(view.game, "watcher")
+    hub, store = b.ctx.hub, b.ctx.store
+    real_dispatch = hub._dispatch
+    attempts: list[float] = []
+    dropped = {"n": 0}
+
+    def drop_first(name: str, raw: bytes) -> None:
+        dropped["n"] += 1
+        if dropped["n"] > 1:
+            real_dispatch(name, raw)
+
+    async def always_down(*args: Any) -> Any:
+        attempts.append(asyncio.get_running_loop().time())
+        raise RedisConnectionError("Redis is away")
+
+    hub._dispatch, store.diffs_since = drop_first, always_down
+    for _ in range(2):
+        await player.act(view.game, "draw")  # v1 lost, v2 opens a gap: fills fail from now on
+    for _ in range(8):  # each answer drains the queue, which would catch up a lagging game: not now
+        await watcher.ping()
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.8)
+    started = attempts[0]
+    assert len([t for t in attempts if t - started < 1.0]) <= 4  # the first, then 0.25 and 0.5 s later
+    await watcher.close()
+    await asyncio.sleep(0.2)
+    left = len(attempts)
+    await asyncio.sleep(2.5)  # the next retries would have come by now
+    assert len(attempts) == left

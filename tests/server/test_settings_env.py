@@ -34,8 +34,26 @@ def test_other_settings_objects_share_the_reader() -> None:
 def test_race_settings_from_env_take_only_the_named_fields() -> None:
     from golfrace.races.settings import RaceSettings
 
-    s = RaceSettings.from_env({"GOLFRACE_RACE_WATCHER_STALE_S": "2.5", "GOLFRACE_RACE_MAX_RACERS": "3"})
+    s = RaceSettings.from_env(
+        {
+            "GOLFRACE_RACE_WATCHER_STALE_S": "2.5",
+            "GOLFRACE_RACE_WATCHER_REFRESH_S": "1",
+            "GOLFRACE_RACE_MAX_RACERS": "3",
+        }
+    )
     assert s.watcher_stale_s == 2.5 and s.max_racers == RaceSettings().max_racers  # a schema limit: fixed
     with pytest.raises(SettingError) as caught:
         RaceSettings.from_env({"GOLFRACE_RACE_COUNTDOWN_MS": "soon"})
     assert "GOLFRACE_RACE_COUNTDOWN_MS='soon'" in str(caught.value)
+
+
+def test_race_watcher_timing_must_make_sense() -> None:
+    from golfrace.races.settings import RaceSettings
+
+    for env in (
+        {"GOLFRACE_RACE_WATCHER_REFRESH_S": "20", "GOLFRACE_RACE_WATCHER_STALE_S": "15"},
+        {"GOLFRACE_RACE_WATCHER_REFRESH_S": "0"},
+        {"GOLFRACE_RACE_RACE_TTL_S": "-1"},
+    ):
+        with pytest.raises(SettingError):
+            RaceSettings.from_env(env)

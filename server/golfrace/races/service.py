@@ -1,6 +1,6 @@
 """Races in Redis: load, apply a pure transition, store with a compare-and-set, publish — nothing else.
 
-Keys: ``race:{<id>}`` (the race as JSON, TTL ``race_ttl_s``), ``race:{<id>}:w`` (the live watcher count: a
+Keys: ``race:{<id>}`` (the race as JSON, TTL ``race_ttl_s``), ``race:{<id>}:wh`` (the live watcher count: a
 hash with one field per server instance, ``"<watchers>:<stamped ms>"``; a share not re-stamped for
 ``watcher_stale_s`` is an instance that is gone and no longer counts).
 Channel ``race:{<id>}``: events published inside the same transaction as the write, so every instance sees
@@ -42,6 +42,10 @@ ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 Clock = Callable[[], int]
 
 
+SETTLE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+"""Waits between attempts to end a race at its deadline while Redis is unreachable."""
+
+
 def wall_clock() -> int:
     return int(time.time() * 1000)
 
@@ -59,7 +63,8 @@ def race_channel(race_id: str) -> str:
 
 
 def watchers_key(race_id: str) -> str:
-    return race_key(race_id) + ":w"
+    """A hash of per-instance shares (``:wh``: the old ``:w`` was a plain counter, a different Redis type)."""
+    return race_key(race_id) + ":wh"
 
 
 def live_watchers(shares: Mapping[Any, bytes | str], now: int, stale_ms: int) -> int:
@@ -428,8 +433,15 @@ class RaceService:
     async def _settle_at(self, race_id: str, deadline: int) -> None:
         try:
             await asyncio.sleep(max(0.0, (deadline - self.clock()) / 1000) + 0.01)
-            with contextlib.suppress(RaceError):
-                await self.update(race_id, lambda r: r.settle(self.clock()))
+            for wait in SETTLE_RETRY_S:
+                try:
+                    await self.update(race_id, lambda r: r.settle(self.clock()))
+                    return
+                except RaceError:
+                    return  # gone, or settled by someone else meanwhile
+                except Exception:  # Redis away: try again (any load or move settles it as well)
+                    log.warning("ending race %s at its deadline failed; retrying", race_id, exc_info=True)
+                    await asyncio.sleep(wait)
         finally:
             if self._timers.get(race_id) == deadline:
                 del self._timers[race_id]

@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..settings import env_values
+from ..settings import SettingError, env_values
 
 DAY_MS = 86_400_000
 
@@ -47,7 +47,16 @@ class RaceSettings:
         """The defaults, with ``GOLFRACE_RACE_<FIELD>`` for the fields in ``ENV_FIELDS`` (the others are also
         limits of the message schema, fixed at import)."""
         values = env_values(cls, "GOLFRACE_RACE_", env)
-        return cls(**{k: v for k, v in values.items() if k in ENV_FIELDS})
+        settings = cls(**{k: v for k, v in values.items() if k in ENV_FIELDS})
+        for name in sorted(ENV_FIELDS):
+            if getattr(settings, name) < 0:
+                raise SettingError(f"GOLFRACE_RACE_{name.upper()} must not be negative", setting=name)
+        if settings.watcher_refresh_s <= 0 or settings.watcher_refresh_s >= settings.watcher_stale_s:
+            raise SettingError(
+                "GOLFRACE_RACE_WATCHER_REFRESH_S must be above 0 and below GOLFRACE_RACE_WATCHER_STALE_S",
+                setting="watcher_refresh_s",
+            )
+        return settings
 
 
 ENV_FIELDS = frozenset(

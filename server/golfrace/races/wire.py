@@ -126,13 +126,25 @@ class RaceFollower:
 
 
 async def _resend(session: Session, race_id: str, role: str) -> None:
-    with contextlib.suppress(ProtocolError):
-        if role == "watcher":
-            race = await _wire(session).service.load(race_id)
-            if race is not None:
-                await _send_watch(session, race)
-        else:
-            await _send_race(session, race_id)
+    for wait in RESEND_RETRY_S:
+        if session.closing:
+            return
+        try:
+            if role == "watcher":
+                race = await _wire(session).service.load(race_id)
+                if race is not None:
+                    await _send_watch(session, race)
+            else:
+                await _send_race(session, race_id)
+            return
+        except ProtocolError:
+            return  # the race is gone
+        except Exception:  # Redis away right after the reconnect: try again
+            log.warning("resending race %s failed; retrying", race_id, exc_info=True)
+            await asyncio.sleep(wait)
+
+
+RESEND_RETRY_S = (0.25, 0.5, 1.0, 2.0, 5.0)
 
 
 class BoardFollower:
@@ -176,7 +188,12 @@ class RaceWire:
             raise ProtocolError("too_many_games", "this connection follows too many races", ref="race")
         follower = RaceFollower(session, race_id, role)
         self.followers[key] = follower
-        await self.ctx.hub.subscribe(race_channel(race_id), follower)
+        try:
+            await self.ctx.hub.subscribe(race_channel(race_id), follower)
+        except BaseException:  # not subscribed: forget it, so that the client's retry starts afresh
+            if self.followers.get(key) is follower:
+                del self.followers[key]
+            raise
         if role == "watcher":
             await self.service.add_watcher(race_id, 1)
         return follower
@@ -186,7 +203,12 @@ class RaceWire:
         if key not in self.followers:
             follower = BoardFollower(session, board, self.service)
             self.followers[key] = follower
-            await self.ctx.hub.subscribe(lb.channel(board), follower)
+            try:
+                await self.ctx.hub.subscribe(lb.channel(board), follower)
+            except BaseException:
+                if self.followers.get(key) is follower:
+                    del self.followers[key]
+                raise
 
     async def drop(self, key: tuple[int, str]) -> None:
         follower = self.followers.pop(key, None)
