@@ -112,3 +112,13 @@ async def test_record_store_and_public_replay(rds: aioredis.Redis) -> None:
     drawn = [s["drawn"] for s in body["steps"] if "drawn" in s]
     assert drawn == body["deal"]["stock"][: len(drawn)]
     assert await store.load("nope") is None
+
+
+async def test_boards_expire_when_nobody_posts_and_every_post_keeps_them(rds: aioredis.Redis) -> None:
+    lb = Leaderboards(rds, ttl_s=1000)
+    board = "code:GO1-E-AAAAAAF"
+    keys = [f"lb:{{{board}}}:{k}" for k in "zpe"]
+    assert await lb.submit(board, "ann", entry("ann", 300, 60_000, 50, T))
+    await rds.expire(keys[0], 10)
+    assert not await lb.submit(board, "ann", entry("ann", 200, 60_000, 50, T + 1))  # not better, but a post
+    assert all(900 < ttl <= 1000 for ttl in [await rds.ttl(k) for k in keys])

@@ -120,3 +120,45 @@ async def test_daily_first_attempt_streaks_and_board(
     clock.go(DAY + timedelta(days=3))
     status = await daily(player)
     assert status["streak"] == 0 and status["best_streak"] == 2 and not status["played"]
+
+
+async def test_the_daily_code_stays_secret_until_the_day_is_over(
+    make_client: Any, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = FakeClock(DAY + timedelta(days=10))
+    monkeypatch.setattr(wire, "CLOCK", clock)
+    player = await make_client(name="Dee")
+    other = await make_client(name="Oz")
+    # a second daily_play while the first attempt is unfinished takes the player back to it
+    await player.send({"t": "daily_play"})
+    first = await player.expect("race", T, where=lambda m: m.get("daily") is not None)
+    await player.send({"t": "daily_play"})
+    again = await player.expect("race", T, where=lambda m: m.get("daily") is not None)
+    assert again["race"] == first["race"] and again["ranked"]
+    await player.send({"t": "race_resign", "race": first["race"]})
+    done = await player.expect(
+        "race", T, where=lambda m: m["race"] == first["race"] and m["phase"] == "finished"
+    )
+    assert done["code"]  # its own player sees it once their game is over
+    # nobody else does, the same day: not in the race's page data, not when watching it
+    async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+        assert (await http.get(f"/api/races/{first['race']}")).json()["code"] is None
+        await other.send({"t": "watch", "race": first["race"]})
+        assert (await other.expect("race_watch", T))["code"] is None
+        clock.go(DAY + timedelta(days=11))  # the day is over: the code is public
+        assert (await http.get(f"/api/races/{first['race']}")).json()["code"] == done["code"]
+
+
+async def test_a_daily_play_refused_for_its_name_does_not_use_up_the_attempt(
+    make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = FakeClock(DAY + timedelta(days=20))
+    monkeypatch.setattr(wire, "CLOCK", clock)
+    player = await make_client(name="N" * 30)  # hello allows 32 characters, a race name 24
+    await player.send({"t": "daily_play"})
+    assert (await player.expect("error", T))["code"] == "bad_option"
+    await player.send({"t": "hello", "name": "Dee"})
+    await player.expect("welcome", T)
+    await player.send({"t": "daily_play"})
+    race = await player.expect("race", T, where=lambda m: m.get("daily") is not None)
+    assert race["ranked"]  # still the day's first attempt

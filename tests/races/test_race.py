@@ -145,6 +145,23 @@ def test_time_limit_settles_everyone_still_playing() -> None:
     assert [r["elapsed"] for r in results(done)] == [60_000, 60_000]
     assert results(done)[0]["player"] == "alice"  # out of time: scored as shown, so removals count
     assert done.racer("alice").final_score == done.racer("alice").game.score > 0  # type: ignore[union-attr]
+    # the leaderboards score the record from the server's log: the same as the race's results
+    from golfrace.races.replay import GameRecord, verify
+
+    alice = done.racer("alice")
+    assert alice is not None
+    assert verify(GameRecord.of(done, alice)).score == alice.final_score == results(done)[0]["score"]
+
+
+def test_whoever_joins_a_lobby_its_host_left_hosts_it() -> None:
+    code, _ = won_deal()
+    race = Race.create("rh", GameCode.parse(code), host="alice", name="Alice", now=T0, options=RaceOptions())
+    empty = race.leave("alice")
+    assert empty.host == "alice" and not empty.racers
+    joined = empty.join("bob", "Bob", T0 + 1)
+    assert joined.host == "bob"
+    assert joined.start("bob", T0 + 2).starts_at is not None
+    assert lobby(code).join("carol", "Carol", T0 + 2).host == "alice"  # a seated host stays host
 
 
 def test_views_hide_cards_and_codes() -> None:

@@ -131,6 +131,13 @@ class DailyBook:
         await self.redis.expire(key, KEY_TTL_S)
         return first
 
+    async def release(self, day: date, player: str, game_id: str) -> None:
+        """Undo a ``claim`` whose race could not be stored (so the day's ranked attempt is not lost)."""
+        key = f"daily:{{{day.isoformat()}}}:first"
+        current = await self.redis.hget(key, player)
+        if current is not None and _text(current) == game_id:
+            await self.redis.hdel(key, player)
+
     async def first_game(self, day: date, player: str) -> str | None:
         raw = await self.redis.hget(f"daily:{{{day.isoformat()}}}:first", player)
         return None if raw is None else _text(raw)

@@ -32,13 +32,17 @@ MOVES_BITS = 16
 FINISH_DIGITS = 13
 
 KEEP_BEST = """
+local ttl = tonumber(ARGV[5])
+local function keep()
+  if ttl > 0 then for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ttl) end end
+end
 local old = redis.call('HGET', KEYS[2], ARGV[1])
 local new = tonumber(ARGV[3])
 if old then
   local s = redis.call('ZSCORE', KEYS[1], old)
   if s then
     local cur = tonumber(s)
-    if cur < new or (cur == new and old <= ARGV[2]) then return 0 end
+    if cur < new or (cur == new and old <= ARGV[2]) then keep() return 0 end
   end
   redis.call('ZREM', KEYS[1], old)
   redis.call('HDEL', KEYS[3], old)
@@ -46,8 +50,7 @@ end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[4])
-local ttl = tonumber(ARGV[5])
-if ttl > 0 then for i = 1, 3 do redis.call('EXPIRE', KEYS[i], ttl) end end
+keep()
 return 1
 """
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..engine import Action, Game, GameCode, Status, Undo, token
 from ..engine.game import points
+from .daily import day_of
 from .errors import RaceError
 from .settings import DEFAULT_SETTINGS, RaceSettings
 
@@ -170,12 +171,17 @@ class Race:
             end = self.ended_at
         return max(0, end - self.starts_at)
 
-    def code_visible_to(self, player: str | None) -> bool:
-        """A random or daily code is secret until the viewer's own game ends (or, for others, the race)."""
-        if self.typed or self.ended_at is not None:
+    def code_visible_to(self, player: str | None, now: int | None = None) -> bool:
+        """A random code is secret until the viewer's own game ends (or, for others, the race). A daily code
+        stays secret from everyone but its racer until its UTC day is over (``now`` given and past it)."""
+        if self.typed:
             return True
         racer = self.racer(player) if player is not None else None
-        return racer is not None and racer.done
+        if racer is not None and racer.done:
+            return True
+        if self.daily is not None:
+            return now is not None and day_of(now).isoformat() > self.daily
+        return self.ended_at is not None
 
     def ranking(self) -> list[Racer]:
         def key(r: Racer) -> tuple[int, int, int, int, int]:
@@ -187,7 +193,8 @@ class Race:
 
     # --- transitions ---------------------------------------------------------------------------------
     def join(self, player: str, name: str, now: int, settings: RaceSettings = DEFAULT_SETTINGS) -> Race:
-        """Take a seat in the lobby. A racer already seated keeps their seat (a rejoin renames)."""
+        """Take a seat in the lobby. A racer already seated keeps their seat (a rejoin renames). Whoever
+        joins a lobby its host has left hosts it."""
         name = _clean_name(name, settings)
         seated = self.racer(player)
         if seated is not None:
@@ -197,7 +204,8 @@ class Race:
         if len(self.racers) >= self.options.seats:
             raise RaceError("race_full", f"all {self.options.seats} seats are taken", race=self.id)
         racer = Racer(player, name, self.next_seat)
-        return replace(self, racers=(*self.racers, racer), next_seat=self.next_seat + 1)
+        host = self.host if self.racer(self.host) is not None else player
+        return replace(self, racers=(*self.racers, racer), next_seat=self.next_seat + 1, host=host)
 
     def leave(self, player: str) -> Race:
         """Leave the lobby; the seat frees up and, if the host left, the next racer hosts."""

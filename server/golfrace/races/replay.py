@@ -94,7 +94,8 @@ def verify(record: GameRecord) -> Verified:
             f"the log ends {game.status.value}, the record says {record.status}",
             game=record.game,
         )
-    score = game.score if ended else points(game.removed, stuck=True)
+    # stopped by the time limit: the score on screen (10 a card), as in the race's results; resigned: as stuck
+    score = game.score if ended or record.status == "timeout" else points(game.removed, stuck=True)
     return Verified(record, game, score, game.removed, game.moves, game.undos)
 
 

@@ -21,6 +21,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
@@ -99,7 +100,7 @@ class RaceService:
         self.settings = settings
         self.clock = clock
         self.daily = daily
-        self.boards = Leaderboards(redis)
+        self.boards = Leaderboards(redis, settings.board_ttl_s)
         self.records = RecordStore(redis, settings.record_ttl_s)
         self._tasks: set[asyncio.Task[None]] = set()
         self.instance = secrets.token_hex(6)
@@ -352,21 +353,34 @@ class RaceService:
     async def daily_play(self, player: str, name: str) -> Race:
         now = self.clock()
         day = day_of(now)
+        first_game = await self.daily.first_game(day, player)
+        if first_game is not None:  # the ranked first attempt is finished before any practice
+            split = split_game_id(first_game)
+            first_race = await self.load(split[0]) if split else None
+            if first_race is not None and first_race.ended_at is None:
+                return first_race
         code = await self.daily.code(day)
         race_id = new_race_id()
-        first = await self.daily.claim(day, player, f"{race_id}-1")
-        race = Race.create(
+        race = Race.create(  # built (and its name checked) before the attempt is claimed
             race_id,
             code,
             host=player,
             name=name,
             now=now,
             options=RaceOptions(undo=True, time_limit_s=0, seats=1),
-            ranked=first,
+            ranked=True,
             daily=day.isoformat(),
             settings=self.settings,
         ).start(player, now, self.settings)
-        await self._insert(race)
+        game_id = f"{race_id}-1"
+        if not await self.daily.claim(day, player, game_id):
+            race = replace(race, ranked=False)  # a practice attempt
+        try:
+            await self._insert(race)
+        except BaseException:
+            if race.ranked:
+                await self.daily.release(day, player, game_id)
+            raise
         return race
 
     async def daily_status(self, player: str) -> dict[str, Any]:

@@ -25,6 +25,8 @@ class RaceSettings:
     """A race (lobby, running or finished) expires this long after its last change."""
     record_ttl_s: int = 30 * 86_400
     """A finished game's record and move log are kept this long (seconds) for replays."""
+    board_ttl_s: int = 90 * 86_400
+    """A leaderboard (code, daily or personal bests) nobody has posted to for this long expires (seconds)."""
     board_page_max: int = 100
     """The most leaderboard entries one request may ask for."""
     board_live_top: int = 10
@@ -60,7 +62,15 @@ class RaceSettings:
 
 
 ENV_FIELDS = frozenset(
-    {"countdown_ms", "race_ttl_s", "record_ttl_s", "solver_budget_s", "watcher_refresh_s", "watcher_stale_s"}
+    {
+        "board_ttl_s",
+        "countdown_ms",
+        "race_ttl_s",
+        "record_ttl_s",
+        "solver_budget_s",
+        "watcher_refresh_s",
+        "watcher_stale_s",
+    }
 )
 
 

@@ -81,7 +81,7 @@ def race_view(race: Race, viewer: str | None, now: int, watchers: int = 0) -> di
     return {
         "race": race.id,
         "phase": race.phase(now).value,
-        "code": str(race.code) if race.code_visible_to(viewer) else None,
+        "code": str(race.code) if race.code_visible_to(viewer, now) else None,
         "rules": race.code.rules.value,
         "variants": _variants(race),
         "typed": race.typed,
