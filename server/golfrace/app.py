@@ -251,6 +251,7 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
                 frame = message.get("text")
             if frame is not None:
                 await handle_frame(session, frame)
+                await session.make_room()
     except Exception as exc:  # the socket went away under us
         log.debug("connection ended: %s", exc)
     finally:

@@ -7,6 +7,7 @@ Sans I/O: ``decode(frame, codec)`` gives a validated message dict or raises ``Pr
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,6 +96,15 @@ ID_LEN = 32
 MAX_INT = 2**53  # safe in JavaScript
 
 
+SID = re.compile(r"[0-9A-Za-z_-]{1,32}")
+
+
+def _sid(value: str) -> str:
+    if not SID.fullmatch(value):
+        raise ValueError("holds only letters, digits, _ and - (1 to 32)")
+    return value
+
+
 def register(spec: Spec) -> Spec:
     """Add a client → server message type (used by this module and by extensions: races, boards…)."""
     if spec.t in SPECS:
@@ -129,7 +139,7 @@ register(
             Field("token", str, max_len=256, nullable=True),
             Field("lang", str, choices=LOCALES),
             Field("name", str, max_len=32),
-            Field("sid", str, max_len=ID_LEN),
+            Field("sid", str, max_len=ID_LEN, check=_sid),
         ),
     )
 )
@@ -156,16 +166,15 @@ register(Spec("ping", (Field("n", int, lo=-MAX_INT, hi=MAX_INT),)))
 
 def validate(raw: Any) -> dict[str, Any]:
     """A decoded frame → a message dict holding only known fields, each of the right type."""
-    if not isinstance(raw, dict):
-        raise ProtocolError("bad_frame", "a message is a map with a type `t`")
+    if not isinstance(raw, dict) or not all(isinstance(k, str) for k in raw):
+        raise ProtocolError("bad_frame", "a message is a map with string keys and a type `t`")
     t = raw.get("t")
     if not isinstance(t, str) or t not in SPECS:
-        shown = t[:20] if isinstance(t, str) else t if t is None else type(t).__name__
-        raise ProtocolError(
-            "bad_type", f"unknown message type {shown!r}", ref=shown if isinstance(shown, str) else None
-        )
+        shown = t[:20] if isinstance(t, str) and _is_text(t[:20]) else None
+        raise ProtocolError("bad_type", f"unknown message type {shown!r}", ref=shown)
     spec = SPECS[t]
-    ref = raw.get("seq") if t == "act" and _is_int(raw.get("seq")) else t
+    seq: Any = raw.get("seq")
+    ref = seq if t == "act" and _is_int(seq) and 1 <= seq <= MAX_INT else t
     msg: dict[str, Any] = {"t": t}
     for f in spec.fields:
         if f.name not in raw or (raw[f.name] is None and not f.required and not f.nullable):
@@ -178,6 +187,17 @@ def validate(raw: Any) -> dict[str, Any]:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_text(value: str) -> bool:
+    """Encodable as UTF-8: JSON escapes can carry a lone surrogate, which no frame or Redis key may hold."""
+    if value.isascii():
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _check_field(t: str, f: Field, value: Any, ref: Any) -> Any:
@@ -198,6 +218,8 @@ def _check_field(t: str, f: Field, value: Any, ref: Any) -> Any:
             raise bad("must be true or false")
     elif not isinstance(value, f.kind):
         raise bad(f"must be a {'map' if f.kind is dict else 'string' if f.kind is str else f.kind.__name__}")
+    elif isinstance(value, str) and not _is_text(value):
+        raise bad("is not valid Unicode text")
     if f.max_len is not None and len(value) > f.max_len:
         raise bad(f"is longer than {f.max_len}")
     if f.choices is not None and value not in f.choices:

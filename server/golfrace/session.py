@@ -164,6 +164,14 @@ class Session:
         self._ensure_writer()
         return True
 
+    async def make_room(self) -> None:
+        """Before reading the client's next frame: when our answers to it pile up (frames it sent in one
+        burst are handled without a pause), let the writer put them on the socket first. A client that does
+        not read is still closed by the slow-client rule; one that sends too fast gets ``rate_limited``."""
+        queue = self._queue
+        if queue is not None and len(queue) >= self.settings.send_queue // 2:
+            await asyncio.sleep(0)
+
     def _check_slow(self) -> None:
         full = self._full_since
         if (

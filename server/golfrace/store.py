@@ -479,11 +479,25 @@ class Batcher:
             self._flush()
 
     async def _run(self, batch: list[_Job]) -> None:
-        commands = [args for commands, _future in batch for args in commands]
         conn = self._idle.pop() if self._idle else self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
+        packed: list[Any] = []
+        good: list[_Job] = []
+        for job in batch:  # a command that cannot be encoded fails its own caller, not the whole batch
+            try:
+                packed += conn.pack_commands(job[0])
+            except Exception as exc:
+                if not job[1].done():
+                    job[1].set_exception(exc)
+                continue
+            good.append(job)
+        batch = good
+        commands = [args for commands, _future in batch for args in commands]
+        if not commands:
+            self._idle.append(conn)
+            return
         try:
             replies = await conn.retry.call_with_retry(
-                lambda: self._exchange(conn, commands), lambda error: conn.disconnect(error=error)
+                lambda: self._exchange(conn, commands, packed), lambda error: conn.disconnect(error=error)
             )
         except BaseException as exc:
             # whatever was on the wire is unknown now: the next batch on this connection reconnects
@@ -509,14 +523,16 @@ class Batcher:
             else:
                 future.set_result(mine[-1])
 
-    async def _exchange(self, conn: Connection, commands: list[tuple[Any, ...]]) -> list[Any]:
+    async def _exchange(
+        self, conn: Connection, commands: list[tuple[Any, ...]], packed: list[Any]
+    ) -> list[Any]:
         """One write of every command, then each reply (a Redis error is that command's reply), parsed by
         redis-py as a pipeline would (its response callbacks included). Connects on first use."""
         parse = self.client.parse_response
         replies: list[Any] = []
         try:
             async with asyncio.timeout(BATCH_TIMEOUT):
-                await conn.send_packed_command(conn.pack_commands(commands))
+                await conn.send_packed_command(packed)
                 for args in commands:
                     try:
                         replies.append(await parse(conn, args[0]))

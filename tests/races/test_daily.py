@@ -48,7 +48,7 @@ def test_clock_helpers() -> None:
     assert daily.day_of(noon) == DAY
     assert daily.next_day_ms(noon) - noon == 12 * 3_600_000
     assert daily.parse_day("2026-11-30") == DAY
-    for bad in ("2026-13-01", "yesterday", "2026-11-30T00"):
+    for bad in ("2026-13-01", "yesterday", "2026-11-30T00", "2026-W48-1", "20261130", "2026-11-3０"):
         with pytest.raises(RaceError):
             daily.parse_day(bad)
     with pytest.raises(RaceError):

@@ -302,3 +302,17 @@ async def test_bad_numbers_in_http_routes_are_400_or_404_never_500(server: Any) 
                 assert resp.status_code == 400 and resp.json()["error"] == "bad_option", (name, value)
         resp = await http.get("/api/games/rabc-\u00b2")
         assert resp.status_code == 404 and resp.json()["error"] == "game_not_found"
+
+
+async def test_board_watches_count_toward_the_connection_limit(make_client: Any, server: Any) -> None:
+    fan = await make_client(name="Fan")
+    limit = server.settings.max_open_games
+    for n in range(limit):
+        await fan.send({"t": "board_watch", "board": f"daily:2030-01-{n + 1:02d}"})
+        await fan.expect("board", T)
+    await fan.send({"t": "board_watch", "board": "daily:2030-02-01"})
+    error = await fan.expect("error", T)
+    assert error["code"] == "too_many_games" and error["ref"] == "board_watch"
+    await fan.send({"t": "board_unwatch", "board": "daily:2030-01-01"})  # room again
+    await fan.send({"t": "board_watch", "board": "daily:2030-02-01"})
+    assert (await fan.expect("board", T))["board"] == "daily:2030-02-01"

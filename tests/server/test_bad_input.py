@@ -176,3 +176,48 @@ async def test_flood_on_one_connection_does_not_stop_others(slow_rate, make_clie
             await asyncio.sleep(0)
     assert await flooder.wait_closed(5) == CLOSE_FLOOD
     assert (await calm.ping())["t"] == "pong"
+
+
+async def test_text_that_is_not_unicode_is_refused_and_harms_nobody(strict, make_client) -> None:
+    """JSON escapes can carry a lone surrogate: refused as bad_field / bad_type (never stored, never sent),
+    while another player's move in the same instant goes through."""
+    c = await make_client(strict.ws, codec="golfrace.json")
+    other = await make_client(strict.ws)
+    view = await other.new(WIN_CODE)
+    lone = '"\\ud800"'
+    act = other.act(view.game, "draw")
+    bad = _error(c, '{"t": "hello", "name": ' + lone + "}")
+    answer, error = await asyncio.gather(act, bad)
+    assert answer["t"] == "ack" and error["code"] == "bad_field" and error["params"]["field"] == "name"
+    for frame, code in (
+        ('{"t": "hello", "sid": ' + lone + "}", "bad_field"),
+        ('{"t": "new", "rid": ' + lone + "}", "bad_field"),
+        ('{"t": "open", "game": ' + lone + ', "role": "watcher"}', "bad_field"),
+        ('{"t": ' + lone + "}", "bad_type"),
+    ):
+        assert (await _error(c, frame))["code"] == code, frame
+    await c.send({"t": "hello", "name": "\U0001f600 ok"})  # a real emoji (a surrogate pair in JSON) is fine
+    assert (await c.expect("welcome"))["player"]
+
+
+async def test_sid_and_ref_and_keys(strict, make_client) -> None:
+    c = await make_client(strict.ws)
+    error = await _error(c, msgpack.packb({"t": "hello", "sid": "a#2"}))
+    assert error["code"] == "bad_field" and error["params"]["field"] == "sid"  # '#' would reach the seq keys
+    assert (await _error(c, msgpack.packb({b"t": "ping"})))["code"] == "bad_frame"  # a binary key
+    error = await _error(c, msgpack.packb({"t": "act", "game": "x", "seq": 2**64 - 1, "a": "draw"}))
+    assert error["code"] == "bad_field" and error["ref"] == "act"  # not echoed beyond 2**53
+
+
+async def test_a_burst_in_one_write_is_rate_limited_not_closed_as_slow(settings, make_client) -> None:
+    async with running_server(settings.with_(port=0, rate=20.0, burst=40, flood_close_after=200)) as server:
+        c = await make_client(server.ws)
+        assert c.ws is not None
+        for n in range(150):  # all in one write: the server reads them without a pause
+            c.ws.protocol.send_binary(msgpack.packb({"t": "ping", "n": n}))
+        c.ws.send_data()
+        replies = [await c.recv() for _ in range(150)]
+        assert {m["t"] for m in replies} == {"pong", "error"}
+        assert {m["code"] for m in replies if m["t"] == "error"} == {"rate_limited"}
+        await asyncio.sleep(0.2)
+        assert (await c.ping())["t"] == "pong"  # still open: a flood, not a slow reader

@@ -64,8 +64,8 @@ async def test_a_commit_whose_reply_was_lost_still_reaches_every_follower(
     real = batcher._exchange
     lost = {"done": False}
 
-    async def lose_the_reply(conn: Any, commands: list[tuple[Any, ...]]) -> list[Any]:
-        replies = await real(conn, commands)  # Redis ran the script...
+    async def lose_the_reply(conn: Any, commands: list[tuple[Any, ...]], packed: list[Any]) -> list[Any]:
+        replies = await real(conn, commands, packed)  # Redis ran the script...
         ran = any(c[0] == "EVALSHA" and isinstance(r, list) for c, r in zip(commands, replies, strict=True))
         if not lost["done"] and ran:
             lost["done"] = True

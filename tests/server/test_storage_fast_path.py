@@ -78,6 +78,11 @@ async def test_batcher_and_hub_survive_a_redis_restart(tmp_path) -> None:
             5,
         )
         assert good == 1 and isinstance(bad, ResponseError)
+        good, bad = await asyncio.wait_for(  # a command that cannot even be encoded fails only its caller
+            asyncio.gather(batch.call("INCR", "n"), batch.call("SET", "s", "\ud800"), return_exceptions=True),
+            5,
+        )
+        assert good == 2 and isinstance(bad, UnicodeEncodeError)
         assert await asyncio.wait_for(batch.transaction([("SET", "t", "1"), ("INCR", "t")]), 5) == [b"OK", 2]
         await asyncio.wait_for(hub.start(), 5)
         await asyncio.wait_for(hub.subscribe("chan", sub), 5)

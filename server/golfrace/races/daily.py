@@ -15,6 +15,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -48,8 +49,13 @@ def next_day_ms(now_ms: int) -> int:
     return day_start_ms(day_of(now_ms)) + DAY_MS
 
 
+DAY_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def parse_day(text: str, now_ms: int | None = None) -> date:
     try:
+        if not isinstance(text, str) or not DAY_TEXT.fullmatch(text):  # not ISO week dates, nor other forms
+            raise ValueError(text)
         day = date.fromisoformat(text)
     except (TypeError, ValueError):
         raise RaceError("bad_date", f"a date reads yyyy-mm-dd, got {str(text)[:12]!r}") from None

@@ -201,6 +201,10 @@ class RaceWire:
     async def follow_board(self, session: Session, board: str) -> None:
         key = (id(session), "lb:" + board)
         if key not in self.followers:
+            if sum(1 for k in self.followers if k[0] == id(session)) >= self.ctx.settings.max_open_games:
+                raise ProtocolError(
+                    "too_many_games", "this connection follows too many races and boards", ref="board_watch"
+                )
             follower = BoardFollower(session, board, self.service)
             self.followers[key] = follower
             try:
