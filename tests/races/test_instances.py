@@ -12,11 +12,11 @@ import httpx
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from golfrace.client import Client
 from golfrace.races.service import live_watchers
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server, start_process, stop_process
 
+from ..server.helpers import fail_once
 from .test_wire import T, act, apply_diff, greedy, join, new_race, play_out, start, wait_start
 
 pytestmark = pytest.mark.timeout(120)
@@ -41,27 +41,13 @@ async def instances(settings: Settings, tmp_path: Any) -> AsyncIterator[list[Run
     await asyncio.gather(*(asyncio.to_thread(stop_process, s) for s in servers))
 
 
-@pytest.fixture
-async def clients() -> AsyncIterator[list[Client]]:
-    made: list[Client] = []
-    yield made
-    for c in made:
-        await c.close()
-
-
-async def client_on(server: RunningServer, made: list[Client], name: str) -> Client:
-    client = Client(server.ws, name=name)
-    made.append(client)
-    return await client.start()
-
-
 async def test_race_with_racers_and_a_watcher_on_two_instances(
-    instances: list[RunningServer], clients: list[Client]
+    instances: list[RunningServer], make_client: Any
 ) -> None:
     a, b = instances
-    ann = await client_on(a, clients, "Ann")
-    bob = await client_on(b, clients, "Bob")
-    eve = await client_on(b, clients, "Eve")
+    ann = await make_client(a.ws, name="Ann")
+    bob = await make_client(b.ws, name="Bob")
+    eve = await make_client(b.ws, name="Eve")
     rid = (await new_race(ann, name="Ann"))["race"]
     assert [r["name"] for r in (await join(bob, rid, name="Bob"))["racers"]] == ["Ann", "Bob"]
     await ann.expect("race", T, where=lambda m: len(m["racers"]) == 2)  # Bob's join, seen on A
@@ -100,11 +86,11 @@ async def test_race_with_racers_and_a_watcher_on_two_instances(
 
 
 async def test_time_limit_ends_the_race_when_the_starting_instance_is_gone(
-    instances: list[RunningServer], clients: list[Client]
+    instances: list[RunningServer], make_client: Any
 ) -> None:
     a, b = instances
-    ann = await client_on(a, clients, "Ann")
-    bob = await client_on(b, clients, "Bob")
+    ann = await make_client(a.ws, name="Ann")
+    bob = await make_client(b.ws, name="Bob")
     rid = (await new_race(ann, name="Ann", limit=1, undo=False))["race"]
     await join(bob, rid, name="Bob")
     view = await start(ann, rid, bob)
@@ -122,12 +108,12 @@ def test_watcher_shares_count_only_while_stamped() -> None:
 
 
 async def test_watchers_of_a_dead_instance_stop_counting(
-    instances: list[RunningServer], clients: list[Client]
+    instances: list[RunningServer], make_client: Any
 ) -> None:
     a, b = instances
-    ann = await client_on(b, clients, "Ann")
-    eve = await client_on(a, clients, "Eve")
-    zed = await client_on(b, clients, "Zed")
+    ann = await make_client(b.ws, name="Ann")
+    eve = await make_client(a.ws, name="Eve")
+    zed = await make_client(b.ws, name="Zed")
     rid = (await new_race(ann, name="Ann"))["race"]
     for watcher in (eve, zed):
         await watcher.send({"t": "watch", "race": rid})
@@ -147,12 +133,12 @@ async def test_watchers_of_a_dead_instance_stop_counting(
 
 
 async def test_race_events_missed_during_a_pubsub_reconnect_are_caught_up(
-    settings: Settings, clients: list[Client]
+    settings: Settings, make_client: Any
 ) -> None:
     async with running_server(settings.with_(port=0)) as a, running_server(settings.with_(port=0)) as b:
-        ann = await client_on(a, clients, "Ann")
-        bob = await client_on(a, clients, "Bob")
-        eve = await client_on(b, clients, "Eve")
+        ann = await make_client(a.ws, name="Ann")
+        bob = await make_client(a.ws, name="Bob")
+        eve = await make_client(b.ws, name="Eve")
         rid = (await new_race(ann, name="Ann"))["race"]
         await eve.send({"t": "watch", "race": rid})
         await eve.expect("race_watch", T)
@@ -177,25 +163,15 @@ async def test_race_events_missed_during_a_pubsub_reconnect_are_caught_up(
 
 
 async def test_a_watch_whose_subscription_failed_can_be_tried_again(
-    settings: Settings, clients: list[Client]
+    settings: Settings, make_client: Any
 ) -> None:
     async with running_server(settings.with_(port=0)) as a, running_server(settings.with_(port=0)) as b:
-        ann = await client_on(a, clients, "Ann")
-        bob = await client_on(a, clients, "Bob")
-        eve = await client_on(b, clients, "Eve")
+        ann = await make_client(a.ws, name="Ann")
+        bob = await make_client(a.ws, name="Bob")
+        eve = await make_client(b.ws, name="Eve")
         rid = (await new_race(ann, name="Ann"))["race"]
         await b.ctx.redis.set(f"race:{{{rid}}}:w", "3")  # a counter left by an older server: ignored
-        pubsub = b.ctx.hub.pubsub
-        real = pubsub.subscribe
-        calls = {"n": 0}
-
-        async def blip(*args: Any, **kwargs: Any) -> Any:
-            calls["n"] += 1
-            if calls["n"] == 1:
-                raise RedisConnectionError("a blip")
-            return await real(*args, **kwargs)
-
-        pubsub.subscribe = blip
+        fail_once(b.ctx.hub.pubsub, "subscribe", RedisConnectionError("a blip"))
         await eve.send({"t": "watch", "race": rid})
         assert (await eve.expect("error", T))["code"] == "unavailable"
         await eve.send({"t": "watch", "race": rid})  # tried again: really subscribed, counted once

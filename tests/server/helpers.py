@@ -90,3 +90,35 @@ def assert_no_leak(client: Client, codes: dict[str, str], hidden: set[str] | Non
                 blob = " ".join(_strings(frame)).upper()
                 assert secret_letters[hidden_id] not in blob, f"hidden code of {hidden_id} leaked in {frame}"
     return len(client.frames)
+
+
+# --- injected faults (the recovery tests) ---------------------------------------------------------------
+def fail_once(obj: Any, name: str, error: BaseException) -> dict[str, int]:
+    """Make the coroutine method ``obj.<name>`` raise ``error`` on its first call and behave afterwards;
+    returns the call counter."""
+    real = getattr(obj, name)
+    calls = {"n": 0}
+
+    async def patched(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise error
+        return await real(*args, **kwargs)
+
+    setattr(obj, name, patched)
+    return calls
+
+
+def drop_first_message(hub: Any) -> dict[str, int]:
+    """The hub loses the first message it reads from Redis (as across a reconnect): a gap to fill. Returns
+    the counter of messages read."""
+    real = hub._dispatch
+    seen = {"n": 0}
+
+    def dispatch(name: str, raw: bytes) -> None:
+        seen["n"] += 1
+        if seen["n"] > 1:
+            real(name, raw)
+
+    hub._dispatch = dispatch
+    return seen

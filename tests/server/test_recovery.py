@@ -16,7 +16,7 @@ from golfrace.settings import Settings
 from golfrace.store import channel, game_key
 from golfrace.testing import RunningServer, running_server
 
-from .helpers import WIN_CODE, WIN_MOVES
+from .helpers import WIN_CODE, WIN_MOVES, drop_first_message, fail_once
 
 pytestmark = pytest.mark.timeout(60)
 T = 10.0
@@ -28,18 +28,15 @@ async def pair(settings: Settings) -> AsyncIterator[tuple[RunningServer, Running
         yield a, b
 
 
-@pytest.fixture
-async def clients() -> AsyncIterator[list[Client]]:
-    made: list[Client] = []
-    yield made
-    for c in made:
-        await c.close()
-
-
-async def client(server: RunningServer, made: list[Client]) -> Client:
-    c = Client(server.ws)
-    made.append(c)
-    return await c.start()
+async def watched_game(
+    pair: tuple[RunningServer, RunningServer], make_client: Any
+) -> tuple[Client, Client, Any]:
+    """A player on instance A with a new game, and a watcher of it on instance B."""
+    a, b = pair
+    player, watcher = await make_client(a.ws), await make_client(b.ws)
+    view = await player.new(WIN_CODE)
+    await watcher.open(view.game, "watcher")
+    return player, watcher, view
 
 
 def diff_versions(c: Client, game: str) -> list[int]:
@@ -54,10 +51,10 @@ async def kill_pubsub(server: RunningServer) -> None:
 
 
 async def test_a_commit_whose_reply_was_lost_still_reaches_every_follower(
-    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+    pair: tuple[RunningServer, RunningServer], make_client: Any
 ) -> None:
     a, _ = pair
-    player, watcher = await client(a, clients), await client(a, clients)
+    player, watcher = await make_client(a.ws), await make_client(a.ws)
     view = await player.new(WIN_CODE)
     await watcher.open(view.game, "watcher")
     batcher = a.ctx.store.batch
@@ -93,23 +90,20 @@ async def test_a_commit_whose_reply_was_lost_still_reaches_every_follower(
 
 
 async def test_diffs_published_while_the_pubsub_connection_was_down_are_caught_up(
-    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+    pair: tuple[RunningServer, RunningServer], make_client: Any
 ) -> None:
-    a, b = pair
-    player, watcher = await client(a, clients), await client(b, clients)
-    view = await player.new(WIN_CODE)
-    await watcher.open(view.game, "watcher")
-    await kill_pubsub(b)
+    player, watcher, view = await watched_game(pair, make_client)
+    await kill_pubsub(pair[1])
     assert (await player.act(view.game, "draw"))["t"] == "ack"  # published while B is reconnecting
     await watcher.wait_version(view.game, 1, timeout=T)  # with no further move
     assert diff_versions(watcher, view.game) == [1]
 
 
 async def test_a_channel_left_while_the_pubsub_connection_was_down_is_not_subscribed_again(
-    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+    pair: tuple[RunningServer, RunningServer], make_client: Any
 ) -> None:
     a, _ = pair
-    player, watcher = await client(a, clients), await client(a, clients)
+    player, watcher = await make_client(a.ws), await make_client(a.ws)
     view = await player.new(WIN_CODE)
     await player.send({"t": "close", "game": view.game})
     await watcher.open(view.game, "watcher")
@@ -127,22 +121,12 @@ async def test_a_channel_left_while_the_pubsub_connection_was_down_is_not_subscr
 
 
 async def test_a_failed_subscription_can_be_tried_again(
-    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+    pair: tuple[RunningServer, RunningServer], make_client: Any
 ) -> None:
     a, b = pair
-    player, watcher = await client(a, clients), await client(b, clients)
+    player, watcher = await make_client(a.ws), await make_client(b.ws)
     view = await player.new(WIN_CODE)
-    pubsub = b.ctx.hub.pubsub
-    real = pubsub.subscribe
-    calls = {"n": 0}
-
-    async def blip(*args: Any, **kwargs: Any) -> Any:
-        calls["n"] += 1
-        if calls["n"] == 1:
-            raise RedisConnectionError("a blip")
-        return await real(*args, **kwargs)
-
-    pubsub.subscribe = blip
+    fail_once(b.ctx.hub.pubsub, "subscribe", RedisConnectionError("a blip"))
     await watcher.send({"t": "open", "game": view.game, "role": "watcher"})
     assert (await watcher.expect("error", T))["code"] == "unavailable"
     await watcher.open(view.game, "watcher")  # the client tries again: really subscribed this time
@@ -152,57 +136,32 @@ async def test_a_failed_subscription_can_be_tried_again(
 
 
 async def test_a_failed_fill_is_tried_again_without_the_client_asking(
-    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+    pair: tuple[RunningServer, RunningServer], make_client: Any
 ) -> None:
-    a, b = pair
-    player, watcher = await client(a, clients), await client(b, clients)
-    view = await player.new(WIN_CODE)
-    await watcher.open(view.game, "watcher")
-    hub, store = b.ctx.hub, b.ctx.store
-    real_dispatch, real_since = hub._dispatch, store.diffs_since
-    faults = {"dropped": 0, "failed": 0}
-
-    def drop_first(name: str, raw: bytes) -> None:  # one diff lost on the way: a gap to fill
-        if not faults["dropped"]:
-            faults["dropped"] = 1
-            return
-        real_dispatch(name, raw)
-
-    async def fail_first(*args: Any) -> Any:  # and Redis fails that fill once
-        if not faults["failed"]:
-            faults["failed"] = 1
-            raise RedisConnectionError("a blip")
-        return await real_since(*args)
-
-    hub._dispatch, store.diffs_since = drop_first, fail_first
+    player, watcher, view = await watched_game(pair, make_client)
+    b = pair[1]
+    read = drop_first_message(b.ctx.hub)  # one diff lost on the way: a gap to fill
+    fills = fail_once(b.ctx.store, "diffs_since", RedisConnectionError("a blip"))  # and that fill fails
     for _ in range(3):
         assert (await player.act(view.game, "draw"))["t"] == "ack"
     await watcher.wait_version(view.game, 3, timeout=T)  # no further move, no message from the watcher
-    assert faults == {"dropped": 1, "failed": 1}
+    assert read["n"] == 3 and fills["n"] >= 2
     assert diff_versions(watcher, view.game) == [1, 2, 3]
 
 
 async def test_resync_during_a_fill_sends_each_version_in_order(
-    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+    pair: tuple[RunningServer, RunningServer], make_client: Any
 ) -> None:
-    a, b = pair
-    player, watcher = await client(a, clients), await client(b, clients)
-    view = await player.new(WIN_CODE)
-    await watcher.open(view.game, "watcher")
-    hub, store = b.ctx.hub, b.ctx.store
-    real_dispatch, real_since = hub._dispatch, store.diffs_since
-    dropped = {"n": 0}
-
-    def drop_first(name: str, raw: bytes) -> None:
-        dropped["n"] += 1
-        if dropped["n"] > 1:
-            real_dispatch(name, raw)
+    player, watcher, view = await watched_game(pair, make_client)
+    store = pair[1].ctx.store
+    drop_first_message(pair[1].ctx.hub)
+    real_since = store.diffs_since
 
     async def slow(*args: Any) -> Any:  # the fill's Redis round trip takes a while
         await asyncio.sleep(0.3)
         return await real_since(*args)
 
-    hub._dispatch, store.diffs_since = drop_first, slow
+    store.diffs_since = slow
     await player.act(view.game, "draw")  # v1: lost
     await player.act(view.game, "draw")  # v2: a gap, the fill starts
     await asyncio.sleep(0.1)
@@ -215,10 +174,10 @@ async def test_resync_during_a_fill_sends_each_version_in_order(
 
 
 async def test_a_move_during_open_is_not_lost(
-    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+    pair: tuple[RunningServer, RunningServer], make_client: Any
 ) -> None:
     a, b = pair
-    player, watcher = await client(a, clients), await client(b, clients)
+    player, watcher = await make_client(a.ws), await make_client(b.ws)
     view = await player.new(WIN_CODE)
     store = b.ctx.store
     real = store.load
@@ -238,9 +197,9 @@ async def test_a_move_during_open_is_not_lost(
     assert diff_versions(watcher, view.game) == [1]
 
 
-async def test_a_refused_action_keeps_a_finished_games_ttl(settings: Settings, clients: list[Client]) -> None:
+async def test_a_refused_action_keeps_a_finished_games_ttl(settings: Settings, make_client: Any) -> None:
     async with running_server(settings.with_(port=0)) as a:
-        player = await client(a, clients)
+        player = await make_client(a.ws)
         view = await player.new(WIN_CODE)
         for t in WIN_MOVES.split():
             act = {"a": "draw"} if t == "d" else {"a": "tap", "col": int(t)}
@@ -253,11 +212,11 @@ async def test_a_refused_action_keeps_a_finished_games_ttl(settings: Settings, c
 
 
 async def test_remembered_answers_stay_within_the_window_with_gaps_and_huge_seqs(
-    settings: Settings, clients: list[Client]
+    settings: Settings, make_client: Any
 ) -> None:
     window = 4
     async with running_server(settings.with_(port=0, seq_window=window)) as a:
-        player = await client(a, clients)
+        player = await make_client(a.ws)
         view = await player.new(WIN_CODE)
         seqs = [1, 2, 5, 9, 10, 30, 10**15 + 1, 10**15 + 2, 2**53 - 2, 2**53 - 1]
         for seq in seqs:
@@ -274,27 +233,17 @@ async def test_remembered_answers_stay_within_the_window_with_gaps_and_huge_seqs
 
 
 async def test_failed_fills_retry_in_one_chain_that_stops_when_the_client_leaves(
-    pair: tuple[RunningServer, RunningServer], clients: list[Client]
+    pair: tuple[RunningServer, RunningServer], make_client: Any
 ) -> None:
-    a, b = pair
-    player, watcher = await client(a, clients), await client(b, clients)
-    view = await player.new(WIN_CODE)
-    await watcher.open(view.game, "watcher")
-    hub, store = b.ctx.hub, b.ctx.store
-    real_dispatch = hub._dispatch
+    player, watcher, view = await watched_game(pair, make_client)
+    drop_first_message(pair[1].ctx.hub)
     attempts: list[float] = []
-    dropped = {"n": 0}
-
-    def drop_first(name: str, raw: bytes) -> None:
-        dropped["n"] += 1
-        if dropped["n"] > 1:
-            real_dispatch(name, raw)
 
     async def always_down(*args: Any) -> Any:
         attempts.append(asyncio.get_running_loop().time())
         raise RedisConnectionError("Redis is away")
 
-    hub._dispatch, store.diffs_since = drop_first, always_down
+    pair[1].ctx.store.diffs_since = always_down
     for _ in range(2):
         await player.act(view.game, "draw")  # v1 lost, v2 opens a gap: fills fail from now on
     for _ in range(8):  # each answer drains the queue, which would catch up a lagging game: not now
