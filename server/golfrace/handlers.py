@@ -159,7 +159,7 @@ async def on_resync(session: Session, msg: dict[str, Any]) -> None:
     follow = session.follows.get(msg["game"])
     if follow is None:
         raise ProtocolError("not_open", "open the game first", ref="resync", game=msg["game"])
-    if session.resync(msg["game"], follow, msg["v"]):  # a fill runs: it goes on once more from msg["v"]
+    if session.defer_fill(follow, msg["v"]):  # a fill runs: it goes on once more, from msg["v"] if older
         return
     await session.fill(msg["game"], follow, from_v=msg["v"], answer=True)
 

@@ -107,18 +107,11 @@ class Hub:
     async def subscribe(self, channel: str, subscriber: Subscriber) -> None:
         """Add ``subscriber``; returns once Redis confirmed the channel subscription, so that a state read
         after this call cannot miss a message published after it."""
-        subs = self.subscribers.setdefault(channel, set())
-        subs.add(subscriber)
+        self.subscribers.setdefault(channel, set()).add(subscriber)
         try:
             await self._join(channel, SUBSCRIBE_TIMEOUT)
-        except BaseException:  # not subscribed: the caller may try again from scratch
-            subs.discard(subscriber)
-            if not subs and self.subscribers.get(channel) is subs:
-                del self.subscribers[channel]
-                # nobody here wants it: a late confirmation is unsubscribed by the listener
-                self.wanted.discard(channel)
-                self.confirmed.discard(channel)
-                self._lost.discard(channel)
+        except BaseException:  # not subscribed: the caller may try again from scratch (a confirmation
+            self._remove(channel, subscriber)  # that comes late is unsubscribed by the listener)
             raise
 
     def resume(self, channel: str) -> None:
@@ -128,18 +121,25 @@ class Hub:
             resume(sub, channel)
 
     async def unsubscribe(self, channel: str, subscriber: Subscriber) -> None:
+        if self._remove(channel, subscriber):
+            with contextlib.suppress(Exception):  # gone with the connection anyway
+                await self.pubsub.unsubscribe(channel)
+
+    def _remove(self, channel: str, subscriber: Subscriber) -> bool:
+        """Take ``subscriber`` off ``channel``; once nobody here is left on it, forget the channel. True when
+        Redis still has it (subscribed or being subscribed) and should be told to unsubscribe."""
         subs = self.subscribers.get(channel)
-        if not subs:
-            return
+        if subs is None:
+            return False
         subs.discard(subscriber)
-        if not subs:
-            del self.subscribers[channel]
-            self._lost.discard(channel)
-            if channel in self.wanted:
-                self.wanted.discard(channel)
-                self.confirmed.discard(channel)
-                with contextlib.suppress(Exception):  # gone with the connection anyway
-                    await self.pubsub.unsubscribe(channel)
+        if subs:
+            return False
+        del self.subscribers[channel]
+        self._lost.discard(channel)
+        wanted = channel in self.wanted
+        self.wanted.discard(channel)
+        self.confirmed.discard(channel)
+        return wanted
 
     async def _join(self, channel: str, timeout: float, start: bool = False) -> None:
         """Subscribe to ``channel`` and wait for Redis's confirmation (at once when it is confirmed)."""

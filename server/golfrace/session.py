@@ -284,11 +284,7 @@ class Session:
     def resume(self, name: str) -> None:
         """The hub may have missed diffs on ``name`` (hub.resume): fill every game followed on it."""
         for game_id, follow in self.follows.items():
-            if channel(game_id) != name:
-                continue
-            if follow.filling:  # a running fill (or open's placeholder) goes on once more
-                follow.again = True
-            else:
+            if channel(game_id) == name and not self.defer_fill(follow):
                 self._start_fill(game_id, follow)
 
     async def subscribe(self, name: str) -> None:
@@ -307,13 +303,15 @@ class Session:
             _cancel_retry(follow)
         await self.unsubscribe(channel(game_id))
 
-    def resync(self, game_id: str, follow: Follow, from_v: int) -> bool:
-        """A client's ``resync`` while a fill runs: that fill goes on once more, from the oldest version asked
-        for. Returns False when no fill runs (the caller fills now)."""
+    @staticmethod
+    def defer_fill(follow: Follow, from_v: int | None = None) -> bool:
+        """While a fill runs (or ``open`` reads the game), a new reason to fill makes it go on once more when
+        it ends, from ``from_v`` if that is older than where it started. False when none runs: the caller
+        fills now."""
         if not follow.filling:
             return False
         follow.again = True
-        if from_v < follow.fill_from:  # older than what the running fill sends: replay from there after it
+        if from_v is not None and from_v < follow.fill_from:
             follow.again_from = from_v if follow.again_from is None else min(follow.again_from, from_v)
         return True
 
