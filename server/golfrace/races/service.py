@@ -20,7 +20,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import Any
@@ -45,6 +45,25 @@ Clock = Callable[[], int]
 
 SETTLE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 """Waits between attempts to end a race at its deadline while Redis is unreachable."""
+
+
+async def retrying(
+    attempt: Callable[[], Awaitable[None]],
+    waits: Sequence[float],
+    settled: tuple[type[BaseException], ...],
+    what: str,
+) -> None:
+    """Await ``attempt`` until it returns or raises one of ``settled`` (nothing left to do); any other failure
+    (Redis away) is logged and the next attempt waits the next of ``waits``, until they run out."""
+    for wait in waits:
+        try:
+            await attempt()
+            return
+        except settled:
+            return
+        except Exception:
+            log.warning("%s failed; retrying in %g s", what, wait, exc_info=True)
+            await asyncio.sleep(wait)
 
 
 def wall_clock() -> int:
@@ -447,15 +466,12 @@ class RaceService:
     async def _settle_at(self, race_id: str, deadline: int) -> None:
         try:
             await asyncio.sleep(max(0.0, (deadline - self.clock()) / 1000) + 0.01)
-            for wait in SETTLE_RETRY_S:
-                try:
-                    await self.update(race_id, lambda r: r.settle(self.clock()))
-                    return
-                except RaceError:
-                    return  # gone, or settled by someone else meanwhile
-                except Exception:  # Redis away: try again (any load or move settles it as well)
-                    log.warning("ending race %s at its deadline failed; retrying", race_id, exc_info=True)
-                    await asyncio.sleep(wait)
+
+            async def settle() -> None:
+                await self.update(race_id, lambda r: r.settle(self.clock()))
+
+            # a RaceError: gone, or settled by someone else meanwhile (any load or move settles it as well)
+            await retrying(settle, SETTLE_RETRY_S, (RaceError,), f"ending race {race_id} at its deadline")
         finally:
             if self._timers.get(race_id) == deadline:
                 del self._timers[race_id]

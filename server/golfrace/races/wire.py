@@ -32,7 +32,7 @@ from .daily import DailyBook, parse_day
 from .errors import RaceError
 from .race import Race, RaceOptions
 from .replay import public
-from .service import RaceService, race_channel, split_game_id, wall_clock
+from .service import RaceService, race_channel, retrying, split_game_id, wall_clock
 from .settings import DEFAULT_SETTINGS, RaceSettings
 
 log = logging.getLogger("golfrace.races")
@@ -126,22 +126,18 @@ class RaceFollower:
 
 
 async def _resend(session: Session, race_id: str, role: str) -> None:
-    for wait in RESEND_RETRY_S:
+    async def send() -> None:
         if session.closing:
             return
-        try:
-            if role == "watcher":
-                race = await _wire(session).service.load(race_id)
-                if race is not None:
-                    await _send_watch(session, race)
-            else:
-                await _send_race(session, race_id)
-            return
-        except ProtocolError:
-            return  # the race is gone
-        except Exception:  # Redis away right after the reconnect: try again
-            log.warning("resending race %s failed; retrying", race_id, exc_info=True)
-            await asyncio.sleep(wait)
+        if role == "watcher":
+            race = await _wire(session).service.load(race_id)
+            if race is not None:
+                await _send_watch(session, race)
+        else:
+            await _send_race(session, race_id)
+
+    # a ProtocolError: the race is gone; Redis away right after the reconnect: tried again
+    await retrying(send, RESEND_RETRY_S, (ProtocolError,), f"resending race {race_id}")
 
 
 RESEND_RETRY_S = (0.25, 0.5, 1.0, 2.0, 5.0)
@@ -184,16 +180,8 @@ class RaceWire:
             return old
         if old is not None:
             await self.drop(key)
-        if sum(1 for k in self.followers if k[0] == id(session)) >= self.ctx.settings.max_open_games:
-            raise ProtocolError("too_many_games", "this connection follows too many races", ref="race")
         follower = RaceFollower(session, race_id, role)
-        self.followers[key] = follower
-        try:
-            await self.ctx.hub.subscribe(race_channel(race_id), follower)
-        except BaseException:  # not subscribed: forget it, so that the client's retry starts afresh
-            if self.followers.get(key) is follower:
-                del self.followers[key]
-            raise
+        await self._add(key, follower, race_channel(race_id), ref="race")
         if role == "watcher":
             await self.service.add_watcher(race_id, 1)
         return follower
@@ -201,18 +189,23 @@ class RaceWire:
     async def follow_board(self, session: Session, board: str) -> None:
         key = (id(session), "lb:" + board)
         if key not in self.followers:
-            if sum(1 for k in self.followers if k[0] == id(session)) >= self.ctx.settings.max_open_games:
-                raise ProtocolError(
-                    "too_many_games", "this connection follows too many races and boards", ref="board_watch"
-                )
             follower = BoardFollower(session, board, self.service)
-            self.followers[key] = follower
-            try:
-                await self.ctx.hub.subscribe(lb.channel(board), follower)
-            except BaseException:
-                if self.followers.get(key) is follower:
-                    del self.followers[key]
-                raise
+            await self._add(key, follower, lb.channel(board), ref="board_watch")
+
+    async def _add(
+        self, key: tuple[int, str], follower: RaceFollower | BoardFollower, name: str, ref: str
+    ) -> None:
+        """Within the connection's ``max_open_games`` (races and boards together), keep ``follower`` and
+        subscribe it to channel ``name``; a failed subscription forgets it, so that a retry starts afresh."""
+        if sum(1 for k in self.followers if k[0] == key[0]) >= self.ctx.settings.max_open_games:
+            raise ProtocolError("too_many_games", "this connection follows too many races and boards", ref)
+        self.followers[key] = follower
+        try:
+            await self.ctx.hub.subscribe(name, follower)
+        except BaseException:
+            if self.followers.get(key) is follower:
+                del self.followers[key]
+            raise
 
     async def drop(self, key: tuple[int, str]) -> None:
         follower = self.followers.pop(key, None)
