@@ -4,6 +4,7 @@ import en from "../../server/golfrace/engine/catalogs/en.json";
 import ro from "../../server/golfrace/engine/catalogs/ro.json";
 import ms from "../../server/golfrace/engine/catalogs/ms.json";
 import he from "../../server/golfrace/engine/catalogs/he.json";
+import { safeStorage } from "./storage.js";
 
 export const CATALOGS = { en, ro, ms, he };
 export const LOCALES = Object.keys(CATALOGS);
@@ -117,12 +118,4 @@ export function stuckText(loc = current) {
 /** Numbers in the page's language, but always in Western digits (as the catalogs and codes use). */
 export function num(n, loc = current) {
   return new Intl.NumberFormat(loc === "he" ? "he-IL" : loc, { useGrouping: false }).format(n);
-}
-
-function safeStorage() {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
 }

@@ -1,6 +1,7 @@
 // One websocket to the server, msgpack frames (subprotocol golfrace.msgpack), reconnecting by itself.
 // It knows the hello/welcome handshake and nothing about games: views listen to message types.
 import { decode, encode } from "@msgpack/msgpack";
+import { safeStorage } from "./storage.js";
 
 const SUBPROTOCOL = "golfrace.msgpack";
 const TOKEN_KEY = "golfrace.token";
@@ -150,13 +151,5 @@ export class Connection {
   /** The server's clock in ms since the epoch, as learnt from welcome/pong. */
   serverNow() {
     return Date.now() + this.clockOffset;
-  }
-}
-
-function safeStorage() {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
   }
 }

@@ -2,6 +2,7 @@
 // applies the server's snapshots and diffs in order and asks for a resync when a version is missing.
 import { applyDiff, DiffQueue, fromSnapshot, snapshotIsNewer } from "./gamestate.js";
 import { nextSeq } from "./seq.js";
+import { safeStorage } from "./storage.js";
 
 const SEQ_KEY = "golfrace.seq.";
 /** Errors after which the server asks for the same message again (docs/protocol.md), and the waits. */
@@ -208,13 +209,5 @@ export class GameSession {
       if (msg.ref === "resync" && this.gameId) this.conn.send({ t: "open", game: this.gameId, role: this.role });
     }
     this.onError(msg);
-  }
-}
-
-function safeStorage() {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
   }
 }

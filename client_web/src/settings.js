@@ -1,13 +1,7 @@
 // The player's choices kept in this browser.
-const KEYS = { interactive: "golfrace.interactive", rules: "golfrace.rules", game: "golfrace.game" };
+import { safeStorage as storage } from "./storage.js";
 
-function storage() {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
+const KEYS = { interactive: "golfrace.interactive", rules: "golfrace.rules", game: "golfrace.game" };
 
 export const settings = {
   /** Interactive rules: explain refused moves (on unless the player turned it off). */

@@ -9,6 +9,7 @@ import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
 import { nextSeq, seenSeq } from "../seq.js";
 import { announce, copyText, el, toast, translate } from "../ui.js";
+import { safeStorage as storage } from "../storage.js";
 
 const TABLEAU = 35;
 const SEQ_KEY = "golfrace.rseq.";
@@ -26,14 +27,6 @@ export function raceLink(id) {
 
 export function statusText(status) {
   return t(`ui.status.${status}`);
-}
-
-function storage() {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
 }
 
 export function playerName() {
