@@ -54,14 +54,18 @@ async def retrying(
     what: str,
 ) -> None:
     """Await ``attempt`` until it returns or raises one of ``settled`` (nothing left to do); any other failure
-    (Redis away) is logged and the next attempt waits the next of ``waits``, until they run out."""
-    for wait in waits:
+    (Redis away) is logged and the next attempt comes after the next of ``waits``. One attempt more than there
+    are waits: the last comes after the last wait, and if it fails too that is logged as giving up."""
+    for wait in (*waits, None):
         try:
             await attempt()
             return
         except settled:
             return
         except Exception:
+            if wait is None:
+                log.error("%s failed; giving up after %d attempts", what, len(waits) + 1, exc_info=True)
+                return
             log.warning("%s failed; retrying in %g s", what, wait, exc_info=True)
             await asyncio.sleep(wait)
 
