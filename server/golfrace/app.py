@@ -145,6 +145,27 @@ def websocket_protocol() -> Any:
     return LeanWebSocketProtocol
 
 
+class BadTextFrameLog(logging.Filter):
+    """uvicorn logs a text frame that is not UTF-8 as an error with a traceback, then closes with 1007 as the
+    protocol asks. It is the client's fault and handled: one warning line, no traceback."""
+
+    MESSAGE = "Invalid UTF-8 sequence received from client."
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == self.MESSAGE:
+            record.msg = "a text frame that is not UTF-8: closed with 1007"
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_bad_text_frames() -> None:
+    """Install ``BadTextFrameLog`` on uvicorn's error logger, once."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, BadTextFrameLog) for f in logger.filters):
+        logger.addFilter(BadTextFrameLog())
+
+
 def uvicorn_config(app: GolfApp, settings: Settings, **overrides: Any) -> uvicorn.Config:
     options: dict[str, Any] = {
         "ws": websocket_protocol(),
@@ -159,7 +180,9 @@ def uvicorn_config(app: GolfApp, settings: Settings, **overrides: Any) -> uvicor
         "timeout_graceful_shutdown": 3,
     }
     options.update(overrides)
-    return uvicorn.Config(app, **options)
+    config = uvicorn.Config(app, **options)  # configures uvicorn's loggers
+    quiet_bad_text_frames()
+    return config
 
 
 # --- HTTP -----------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 
 import msgpack
@@ -17,6 +18,8 @@ from golfrace.testing import RunningServer, running_server
 from .helpers import WIN_CODE
 
 pytestmark = pytest.mark.timeout(60)
+
+CLOSE_BAD_TEXT = 1007  # RFC 6455: payload data not consistent with the frame type
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +59,32 @@ async def test_malformed_frames_json(strict, make_client) -> None:
     assert (await _error(c, b"\xff\xfe"))["code"] == "bad_frame"
     assert (await _error(c, '{"t": 5}'))["code"] == "bad_type"
     assert (await _error(c, "[" * 3000 + "]" * 3000))["code"] in ("bad_frame", "too_big")
+
+
+class Records(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+async def test_text_frame_not_utf8_closes_1007_with_one_log_line(strict, make_client) -> None:
+    records = Records()
+    logger = logging.getLogger("uvicorn.error")
+    logger.addHandler(records)
+    try:
+        c = await make_client(strict.ws, codec="golfrace.json")
+        assert c.ws is not None
+        await c.ws.send(b"\xff\xfe", text=True)  # a text frame whose payload is not UTF-8
+        assert await c.wait_closed(5) == CLOSE_BAD_TEXT
+    finally:
+        logger.removeHandler(records)
+    [record] = [r for r in records.records if "UTF-8" in r.getMessage()]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    other = await make_client(strict.ws, codec="golfrace.json")  # the server goes on
+    assert (await other.new(WIN_CODE)).status == "playing"
 
 
 async def test_no_subprotocol_means_json(strict) -> None:
