@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from datetime import date, timedelta
 
 import pytest
@@ -68,6 +70,54 @@ def test_streaks_across_days() -> None:
     assert (s.count, s.best) == (1, 3)
 
 
+def _runs(days: set[date]) -> tuple[int, int]:
+    """The truth: the run ending at the latest day, and the longest run."""
+    ordered = sorted(days)
+    lengths = [1]
+    for a, b in itertools.pairwise(ordered):
+        lengths.append(lengths[-1] + 1 if b - a == timedelta(days=1) else 1)
+    return lengths[-1], max(lengths)
+
+
+def _advance_all(days: Sequence[date]) -> Streak:
+    s = Streak()
+    for day in days:
+        s = s.advance(day)
+    return s
+
+
+def test_a_day_finished_late_still_counts() -> None:
+    d = [DAY + timedelta(days=n) for n in range(6)]
+    s = _advance_all([d[1], d[0]])  # day 0 started first, finished after day 1
+    assert (s.last, s.count, s.best) == (d[1], 2, 2)
+    s = _advance_all([d[0], d[2], d[1]])  # the late day fills the gap: one run of 3
+    assert (s.last, s.count, s.best, s.prev_last) == (d[2], 3, 3, None)
+    s = _advance_all([d[0], d[1], d[3], d[4], d[2]])
+    assert (s.count, s.best) == (5, 5)
+    s = _advance_all([d[0], d[3], d[1]])  # late, just after the previous run: it grows, the gap stays
+    assert (s.last, s.count, s.best, s.prev_last, s.prev_count) == (d[3], 1, 2, d[1], 2)
+    assert s.current(d[4]) == 1
+    assert _advance_all([d[0], d[1], d[0], d[1]]).count == 2  # a day counts once
+
+
+def test_streaks_never_overcount_and_are_exact_for_one_late_day() -> None:
+    """Every order of every set of days in a week: never more than the truth; exact when the days come in
+    order, or with one day finished after the next."""
+    week = [DAY + timedelta(days=n) for n in range(7)]
+    for size in range(1, 6):
+        for chosen in itertools.combinations(week, size):
+            truth = _runs(set(chosen))
+            for order in itertools.permutations(chosen):
+                s = _advance_all(order)
+                assert s.count <= truth[0] and s.best <= truth[1], order
+            for i in range(size):
+                order = list(chosen)
+                if i + 1 < size:
+                    order[i], order[i + 1] = order[i + 1], order[i]
+                s = _advance_all(order)
+                assert (s.last, s.count, s.best) == (chosen[-1], *truth), order
+
+
 def test_share_text_is_spoiler_free() -> None:
     text = share_text("2026-11-30", 350, 133_000, 61, [0, 0, 0, 0, 0, 0, 0])
     assert text.splitlines()[0] == "Golf Race daily 2026-11-30 · 350 · 2:13 · 61 moves"
@@ -96,5 +146,16 @@ async def test_first_attempt_rule_and_stored_streaks(rds: aioredis.Redis) -> Non
         await book.finish(DAY + timedelta(days=offset), "p1", {"score": 350})
     streak = await book.streak("p1")
     assert (streak.count, streak.best, streak.last) == (3, 3, DAY + timedelta(days=2))
+    await book.finish(DAY + timedelta(days=4), "p1", {"score": 350})  # day 3 was left open
+    streak = await book.streak("p1")
+    assert (streak.count, streak.best, streak.prev_last, streak.prev_count) == (
+        1,
+        3,
+        DAY + timedelta(days=2),
+        3,
+    )
+    await book.finish(DAY + timedelta(days=3), "p1", {"score": 200})  # ... and finished after day 4
+    streak = await book.streak("p1")
+    assert (streak.count, streak.best, streak.last, streak.prev_last) == (5, 5, DAY + timedelta(days=4), None)
     assert await book.result(DAY, "p1") == {"score": 350}
     assert (await book.streak("p2")).count == 0

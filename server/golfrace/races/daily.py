@@ -6,7 +6,8 @@ tomorrow's, and every day is winnable. Only a player's first attempt of a day co
 A streak counts consecutive UTC days with a finished first attempt.
 
 Keys: ``daily:{<date>}:code`` (the chosen code, cached), ``daily:{<date>}:first`` (player → game id of the
-first attempt), ``daily:{<date>}:done`` (player → result JSON), ``streak:{<player>}`` (hash last/count/best).
+first attempt), ``daily:{<date>}:done`` (player → result JSON), ``streak:{<player>}`` (hash: the current
+run's last day and count, the best run, the previous run's last day and count).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import WatchError
+from redis.typing import EncodableT
 
 from ..engine import GameCode, Rules
 from ..engine.codes import code_from_entropy
@@ -80,16 +82,44 @@ def choose_code(day: date, secret: bytes, winnable: Winnable, max_tries: int) ->
 
 @dataclass(frozen=True, slots=True)
 class Streak:
+    """The run of consecutive finished days ending at ``last`` (``count`` days), the best run ever, and the
+    run before the current one (``prev_last``, ``prev_count``). A first attempt may be finished days after it
+    was started, after later days' attempts: such a day still counts, and it joins the two runs when it
+    fills the gap between them."""
+
     last: date | None = None
     count: int = 0
     best: int = 0
+    prev_last: date | None = None
+    prev_count: int = 0
+
+    @property
+    def first(self) -> date | None:
+        return None if self.last is None else self.last - timedelta(days=self.count - 1)
 
     def advance(self, day: date) -> Streak:
-        """After a finished attempt on ``day``: the same day changes nothing, the next day extends."""
-        if self.last is not None and day <= self.last:
+        """After a finished first attempt of ``day``: a day already counted changes nothing."""
+        if self.last is None or self.first is None:
+            return Streak(day, 1, max(self.best, 1))
+        one = timedelta(days=1)
+        if day > self.last + one:  # a gap: this run becomes the previous one
+            return Streak(day, 1, self.best, self.last, self.count)
+        if day == self.last + one:
+            return self._with(Streak(day, self.count + 1, self.best, self.prev_last, self.prev_count))
+        if day >= self.first:
             return self
-        count = self.count + 1 if self.last is not None and day - self.last == timedelta(days=1) else 1
-        return Streak(day, count, max(self.best, count))
+        if day == self.first - one:  # late, just before the run: the run grows back, maybe onto the previous
+            joined = self.prev_last is not None and self.prev_last == day - one
+            count = self.count + 1 + (self.prev_count if joined else 0)
+            prev = (None, 0) if joined else (self.prev_last, self.prev_count)
+            return self._with(Streak(self.last, count, self.best, *prev))
+        if self.prev_last is not None and day == self.prev_last + one:  # late, just after the previous run
+            return self._with(Streak(self.last, self.count, self.best, day, self.prev_count + 1))
+        return self  # older than the runs kept, or already in the previous one
+
+    def _with(self, streak: Streak) -> Streak:
+        best = max(streak.best, streak.count, streak.prev_count)
+        return Streak(streak.last, streak.count, best, streak.prev_last, streak.prev_count)
 
     def current(self, today: date) -> int:
         """The streak still alive today (played today or yesterday), else 0."""
@@ -160,14 +190,7 @@ class DailyBook:
                     await pipe.watch(skey)
                     streak = _streak(await pipe.hgetall(skey)).advance(day)
                     pipe.multi()  # type: ignore[no-untyped-call]
-                    pipe.hset(
-                        skey,
-                        mapping={
-                            "last": streak.last.isoformat() if streak.last else "",
-                            "count": streak.count,
-                            "best": streak.best,
-                        },
-                    )
+                    pipe.hset(skey, mapping=_streak_fields(streak))
                     pipe.expire(skey, STREAK_TTL_S)
                     await pipe.execute()
                     return streak
@@ -192,4 +215,21 @@ def _streak(raw: Any) -> Streak:
     data = {_text(k): _text(v) for k, v in dict(raw).items()}
     if not data.get("last"):
         return Streak()
-    return Streak(date.fromisoformat(data["last"]), int(data["count"]), int(data["best"]))
+    prev_last = date.fromisoformat(data["prev_last"]) if data.get("prev_last") else None
+    return Streak(
+        date.fromisoformat(data["last"]),
+        int(data["count"]),
+        int(data["best"]),
+        prev_last,
+        int(data.get("prev_count") or 0),
+    )
+
+
+def _streak_fields(streak: Streak) -> dict[EncodableT, EncodableT]:
+    return {
+        "last": streak.last.isoformat() if streak.last else "",
+        "count": streak.count,
+        "best": streak.best,
+        "prev_last": streak.prev_last.isoformat() if streak.prev_last else "",
+        "prev_count": streak.prev_count,
+    }
