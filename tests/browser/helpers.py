@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import msgpack
 
 from golfrace.engine import Draw, Game, Status, Tap, Undo
 from golfrace.engine.actions import Action, parse_moves
@@ -118,3 +123,35 @@ def shot(page: Any, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def decode_frame(payload: str | bytes) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(payload) if isinstance(payload, str) else msgpack.unpackb(payload)
+    return message
+
+
+def record_frames(page: Any) -> dict[str, list[Any]]:
+    """Every websocket message the page sends and receives from now on, decoded, and its sockets:
+    {"sent": [], "received": [], "sockets": []} (attach before the page opens its connection)."""
+    frames: dict[str, list[Any]] = {"sent": [], "received": [], "sockets": []}
+    decode = decode_frame
+
+    def on_socket(ws: Any) -> None:
+        frames["sockets"].append(ws)
+        ws.on("framesent", lambda payload: frames["sent"].append(decode(payload)))
+        ws.on("framereceived", lambda payload: frames["received"].append(decode(payload)))
+
+    page.on("websocket", on_socket)
+    return frames
+
+
+def of_type(messages: list[dict[str, Any]], t: str) -> list[dict[str, Any]]:
+    return [m for m in messages if m.get("t") == t]
+
+
+def wait_until(page: Any, condition: Callable[[], bool], timeout_ms: int = 10_000) -> None:
+    """Wait for a condition on what Python recorded (frames): Playwright delivers events while it waits."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out: {condition}"
+        page.wait_for_timeout(20)

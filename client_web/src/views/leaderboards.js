@@ -10,6 +10,13 @@ export function today() {
   return new Date().toISOString().slice(0, 10);
 }
 
+/** Whether a live `board` update shows the same top entries as the page on screen. */
+export function sameTop(page, update) {
+  const key = (e) => `${e.player}|${e.score}|${e.elapsed}|${e.moves}|${e.finished_at}`;
+  const top = (page.entries ?? []).slice(0, update.entries?.length ?? 0).map(key).join();
+  return page.total === update.total && top === (update.entries ?? []).map(key).join();
+}
+
 export function createLeaderboardsView(app) {
   const root = el(`
     <section class="view boards-view">
@@ -31,7 +38,6 @@ export function createLeaderboardsView(app) {
     </section>`);
   const q = (s) => root.querySelector(s);
   const form = q(".board-form");
-  let board = null;
 
   function row(entry, mine) {
     const tr = document.createElement("tr");
@@ -45,10 +51,37 @@ export function createLeaderboardsView(app) {
     return tr;
   }
 
+  let watched = null; // the board this page follows live: one board_watch per shown board
+  let shown = null; // the last page fetched over HTTP: {board, total, entries, you}
+  let path = null; // its address under /api/leaderboards/
+  let loads = 0; // answers of an older load (or after unmount) are dropped
+  let refreshes = 0; // and of an older refresh
+
+  async function fetchPage(at) {
+    const token = app.conn.token;
+    const res = await fetch(`/api/leaderboards/${at}?limit=${LIMIT}`, {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+    }).catch(() => null);
+    const data = res ? await res.json().catch(() => null) : null;
+    return res?.ok && data ? { data } : { error: data?.error ? errorText(data.error) : t("ui.offline") };
+  }
+
+  function watch(name) {
+    if (watched === name) return;
+    unwatch();
+    watched = name;
+    app.conn.send({ t: "board_watch", board: name }); // before the handshake: sent on "ready"
+  }
+
+  function unwatch() {
+    if (watched) app.conn.send({ t: "board_unwatch", board: watched });
+    watched = null;
+  }
+
   async function load(kind, key) {
     const error = q(".board-error");
     error.hidden = true;
-    let path;
+    const n = ++loads;
     if (kind === "code") {
       const r = checkCode(key);
       if (!r.ok) {
@@ -60,29 +93,37 @@ export function createLeaderboardsView(app) {
     } else {
       path = `daily/${encodeURIComponent(key || today())}`;
     }
-    const token = app.conn.token;
-    const res = await fetch(`/api/leaderboards/${path}?limit=${LIMIT}`, {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
-    }).catch(() => null);
-    const data = res ? await res.json().catch(() => null) : null;
-    if (!res?.ok || !data) {
-      error.textContent = data?.error ? errorText(data.error) : t("ui.offline");
+    const answer = await fetchPage(path);
+    if (n !== loads) return;
+    if (answer.error) {
+      error.textContent = answer.error;
       error.hidden = false;
       return;
     }
-    if (board) app.conn.send({ t: "board_unwatch", board });
-    board = data.board;
-    app.conn.send({ t: "board_watch", board });
-    paint(data.entries ?? [], data.you);
+    show(answer.data);
+    watch(answer.data.board);
   }
 
-  function paint(entries, you) {
+  /** A live update of the watched board: fetch the page again (your rank, LIMIT rows) if its top moved. */
+  async function refresh(update) {
+    if (update.board !== watched || !shown || update.board !== shown.board || sameTop(shown, update)) return;
+    const [n, r] = [loads, ++refreshes];
+    const answer = await fetchPage(path);
+    if (n === loads && r === refreshes && answer.data?.board === watched) show(answer.data);
+  }
+
+  function show(data) {
+    shown = data;
+    paint(data.entries ?? [], data.you, data.board);
+  }
+
+  function paint(entries, you, name) {
     const me = app.player();
     const body = q(".board-table tbody");
     body.replaceChildren(...entries.map((e) => row(e, e.player === me)));
     if (you && !entries.some((e) => e.player === me)) body.append(row({ ...you.entry, rank: you.rank }, true));
     q(".empty").hidden = entries.length > 0;
-    root.dataset.loaded = board ?? "";
+    root.dataset.loaded = name;
   }
 
   form.addEventListener("submit", (e) => {
@@ -94,7 +135,7 @@ export function createLeaderboardsView(app) {
     form.elements.key.placeholder = form.elements.kind.value === "daily" ? "YYYY-MM-DD" : "GO1-E-ABCDEFG";
   });
 
-  let off = null;
+  const offs = [];
   return {
     root,
     title: "ui.nav_leaderboards",
@@ -104,15 +145,18 @@ export function createLeaderboardsView(app) {
       const key = params?.key ? decodeURIComponent(params.key) : kind === "daily" ? today() : "";
       form.elements.kind.value = kind;
       form.elements.key.value = key;
-      off = app.conn.on("board", (m) => {
-        if (m.board === board) load(form.elements.kind.value, form.elements.key.value.trim());
-      });
+      offs.push(
+        app.conn.on("board", (m) => refresh(m)),
+        // a new connection follows nothing: watch the shown board again
+        app.conn.on("ready", () => watched && app.conn.send({ t: "board_watch", board: watched })),
+      );
       if (key) load(kind, key);
     },
     unmount() {
-      off?.();
-      if (board) app.conn.send({ t: "board_unwatch", board });
-      board = null;
+      for (const off of offs.splice(0)) off();
+      loads += 1;
+      unwatch();
+      shown = null;
     },
     relabel() {
       translate(root);

@@ -1,0 +1,42 @@
+"""The leaderboards page: one live subscription per shown board, and its form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .helpers import of_type, record_frames, wait_until
+
+# Long enough for the page to answer the server's `board` many times over if it re-watched on every update
+# (each round trip takes a few ms here); the page must stay quiet instead.
+QUIET_MS = 400
+
+
+def sent(frames: dict[str, list[Any]], t: str) -> list[str]:
+    return [m["board"] for m in of_type(frames["sent"], t)]
+
+
+def boards_received(frames: dict[str, list[Any]]) -> int:
+    return len(of_type(frames["received"], "board"))
+
+
+def test_one_watch_per_shown_board_and_updates_do_not_rewatch(new_context: Any, web_server: Any) -> None:
+    page = new_context().new_page()
+    frames = record_frames(page)
+    # a cold load of the page subscribes to the board it shows (the page may load before the handshake)
+    page.goto(web_server.http + "/#/leaderboards")
+    page.wait_for_selector(".boards-view[data-loaded^='daily:']")
+    board = page.get_attribute(".boards-view", "data-loaded")
+    wait_until(page, lambda: boards_received(frames) >= 1)
+    page.wait_for_timeout(QUIET_MS)
+    assert sent(frames, "board_watch") == [board]
+    assert boards_received(frames) == 1  # the server's answer to the watch, and no more
+
+    # away and back: one unwatch, then one new watch, whose answer does not start a loop either
+    page.click(".nav a[data-view=play]")
+    page.wait_for_selector(".play[data-v]")
+    page.click(".nav a[data-view=leaderboards]")
+    wait_until(page, lambda: boards_received(frames) >= 2)
+    page.wait_for_timeout(QUIET_MS)
+    assert sent(frames, "board_watch") == [board, board]
+    assert sent(frames, "board_unwatch") == [board]
+    assert boards_received(frames) == 2
