@@ -21,6 +21,10 @@ const app = {
   navigate(hash) {
     location.hash = hash;
   },
+  /** Go to another route in place of this one (Back does not return to a link that redirects again). */
+  redirect(hash) {
+    location.replace(hash);
+  },
   boardShown() {
     if (metrics.boardShownMs === null) {
       metrics.boardShownMs = performance.now();

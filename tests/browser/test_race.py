@@ -131,3 +131,38 @@ def test_daily_challenge_and_its_leaderboard(new_context: Any, web_server: Any) 
     assert page.locator(".board-table tr.me").count() == 1  # your own rank, highlighted
     shot(page, "leaderboard")
     assert not page.errors, page.errors
+
+
+def test_race_links_lead_strangers_to_the_watch_view_and_racers_to_their_seat(
+    new_context: Any, web_server: Any
+) -> None:
+    base = web_server.http
+    host = open_page(new_context, base + "/#/race")
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = host.evaluate("location.hash.split('/')[2]")
+    host.click(".start")
+    host.wait_for_selector(".countdown:not([hidden])")
+
+    # a started race's link, opened by someone who is not racing: the race, watched
+    stranger = open_page(new_context, f"{base}/r/{race_id}")
+    stranger.wait_for_function("id => location.hash === `#/watch/${id}`", arg=race_id)
+    stranger.wait_for_selector(".watch-view .seat")
+    assert stranger.locator("#toast.show").count() == 0
+
+    # the watch link, opened by a racer of that race: their own seat
+    seat = host.context.new_page()
+    seat.goto(f"{base}/watch/{race_id}")
+    seat.wait_for_function("id => location.hash === `#/race/${id}`", arg=race_id)
+    seat.wait_for_selector(".race-room .race-hud:not([hidden])")
+    assert seat.locator("#toast.show").count() == 0
+
+    # a finished race's link: the spectator's view of the end, with its replay
+    seat.click(".resign")
+    seat.wait_for_selector(".results:not([hidden])")
+    late = open_page(new_context, f"{base}/r/{race_id}")
+    late.wait_for_function("id => location.hash === `#/watch/${id}`", arg=race_id)
+    late.wait_for_selector(".watch-view[data-phase=finished] .replay:not([hidden])")
+    assert late.locator("#toast.show").count() == 0
+    for page in (host, stranger, late):
+        assert not page.errors, page.errors

@@ -223,6 +223,10 @@ export function createRaceView(app) {
         lastTapped = null;
       }),
       app.conn.on("error", (m) => {
+        if (m.ref === "race_join" && m.code === "race_started" && m.params?.race === raceId) {
+          app.redirect(`#/watch/${raceId}`); // not one of its racers: follow it as a spectator
+          return;
+        }
         if (!String(m.ref ?? "").startsWith("race") && !awaitingCreate) return;
         awaitingCreate = null;
         toast(errorText(m.code, m.params), "error");

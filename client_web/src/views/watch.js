@@ -107,6 +107,7 @@ export function createWatchView(app) {
       app.conn.on("error", (m) => {
         if (m.ref !== "watch") return;
         if (m.code === "race_not_found") return watchGame();
+        if (m.code === "own_race") return app.redirect(`#/race/${m.params?.race ?? id}`); // your own seat
         toast(errorText(m.code, m.params), "error");
       }),
       app.conn.on("ready", () => start()),
