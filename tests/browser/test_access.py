@@ -178,3 +178,35 @@ def test_rules_page_in_each_language(page: Any) -> None:
         titles.add(first)
     assert len(titles) == 4
     shot(page, "rules-he")
+
+
+LOCALES = ("en", "ro", "ms", "he")
+PHONE = {"width": 390, "height": 844}
+FITS = "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+
+
+def test_play_and_race_lobby_fit_a_phone_in_every_language(new_context: Any, web_server: Any) -> None:
+    page = new_context(viewport=PHONE, has_touch=True, is_mobile=True).new_page()
+    page.goto(web_server.http + "/")
+    page.wait_for_selector(".play[data-v]")
+    for shown in ("random", "code"):
+        if shown == "code":
+            deal(page, EXAMPLE_CODE)
+        for loc in LOCALES:
+            page.select_option(".lang-select", loc)
+            page.wait_for_function("loc => document.documentElement.lang === loc", arg=loc)
+            assert page.evaluate(FITS), (shown, loc, page.evaluate("document.documentElement.scrollWidth"))
+            new = page.locator(".hud .new").bounding_box()
+            assert new is not None and new["x"] >= 0 and new["x"] + new["width"] <= PHONE["width"], loc
+    page.select_option(".lang-select", "en")
+
+    page.click(".nav a[data-view=race]")
+    page.click(".race-create .create")
+    page.wait_for_selector(".race-room .share:not([hidden])")
+    for loc in LOCALES:
+        page.select_option(".lang-select", loc)
+        page.wait_for_function("loc => document.documentElement.lang === loc", arg=loc)
+        assert page.evaluate(FITS), ("lobby", loc, page.evaluate("document.documentElement.scrollWidth"))
+        copy = page.locator(".copy-link").bounding_box()
+        assert copy is not None and copy["x"] >= 0 and copy["x"] + copy["width"] <= PHONE["width"], loc
+    shot(page, "race-lobby-phone")
