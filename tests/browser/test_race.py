@@ -53,6 +53,9 @@ def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
     )
     for page in (host, guest):
         page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    # the watcher's header says the race runs once the countdown is over (no message marks that moment)
+    watcher.wait_for_selector(".watch-view[data-phase=running]", timeout=2_000)
+    assert UI["phase"]["running"] in watcher.text_content(".race-meta")
 
     # the host draws twice: the host's own board, the guest's view of the host's progress, the watcher's board
     for n in (1, 2):

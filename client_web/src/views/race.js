@@ -29,6 +29,13 @@ export function statusText(status) {
   return t(`ui.status.${status}`);
 }
 
+/** A race's phase at server time `now`: the server sends `race` at the start of the countdown, not when it
+ * runs out, so "running" is derived from `starts_at`. */
+export function phaseAt(race, now) {
+  if (race.phase === "countdown" && race.starts_at && now >= race.starts_at) return "running";
+  return race.phase;
+}
+
 export function playerName() {
   return storage()?.getItem(NAME_KEY) ?? "";
 }
@@ -332,11 +339,7 @@ export function createRaceView(app) {
     }
   }
 
-  /** The phase now: the server sends `race` at the start of the countdown, not when it runs out. */
-  function phaseNow() {
-    if (race.phase === "countdown" && race.starts_at && app.conn.serverNow() >= race.starts_at) return "running";
-    return race.phase;
-  }
+  const phaseNow = () => phaseAt(race, app.conn.serverNow());
 
   function tickCountdown() {
     const box = q(".countdown");

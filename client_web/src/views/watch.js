@@ -5,7 +5,7 @@ import { applyDiff } from "../gamestate.js";
 import { errorText, locale, t } from "../i18n.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
-import { clock, statusText } from "./race.js";
+import { clock, phaseAt, statusText } from "./race.js";
 
 const REPLAY_STEP_MS = 260;
 
@@ -36,6 +36,7 @@ export function createWatchView(app) {
   let seats = new Map(); // seat -> {board, el, state, progress}
   let single = null;
   let replayTimer = null;
+  let startTimer = null; // the header turns from "Starting" to "Running" at starts_at
   const offs = [];
 
   function seatView(seat) {
@@ -65,12 +66,17 @@ export function createWatchView(app) {
 
   function renderHead() {
     if (!race) return;
-    const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy"), t(`ui.phase.${race.phase}`)];
+    const phase = phaseAt(race, app.conn.serverNow());
+    clearTimeout(startTimer);
+    if (phase === "countdown" && race.starts_at) {
+      startTimer = setTimeout(renderHead, race.starts_at - app.conn.serverNow());
+    }
+    const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy"), t(`ui.phase.${phase}`)];
     if (race.code) bits.push(race.code);
     q(".race-meta").textContent = bits.join(" · ");
     q(".watch-n").textContent = String(race.watchers ?? 0);
     q(".replay").hidden = race.phase !== "finished";
-    root.dataset.phase = race.phase;
+    root.dataset.phase = phase;
   }
 
   function listen() {
@@ -190,6 +196,7 @@ export function createWatchView(app) {
       single?.dispose();
       single = null;
       clearInterval(replayTimer);
+      clearTimeout(startTimer);
     },
     relabel() {
       translate(root);
