@@ -48,6 +48,12 @@ export class Board {
       const free = row === this.state.columns[col - 1].length;
       this.onTap(col, free ? null : row, card);
     });
+    // A covered card is a click target (its refusal is explained) but never takes the focus: a focused card
+    // is drawn raised, and the keys that follow would press it instead of drawing.
+    this.tableau.addEventListener("mousedown", (e) => {
+      const card = e.target.closest(".card");
+      if (card && !card.classList.contains("free")) e.preventDefault();
+    });
     this.stock.addEventListener("click", () => this.interactive && this.onDraw());
   }
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from golfrace.engine import Draw
 from golfrace.engine.i18n import catalog, refusal_message, stuck_message
 
-from .helpers import click, deal, shot, stuck_line, version, wait_version, winning_line
+from .helpers import EXAMPLE_CODE, click, deal, press, shot, stuck_line, version, wait_version, winning_line
 
 WIN_CODE = "GO1-E-AAAAAAB"  # the rules page's example deal
 STUCK_CODE = "GO1-C-AAAAAAB"  # the same deal under Classic rules
@@ -118,3 +119,21 @@ def test_new_game_dialog_checks_the_code_inline(page: Any) -> None:
     page.wait_for_function("document.querySelector('[data-testid=code]').textContent === 'GO1-C-AAAAAAB'")
     assert page.text_content("[data-testid=rules]") == "Classic"
     shot(page, "play-classic")
+
+
+def test_a_refused_covered_card_leaves_no_trace_once_play_goes_on(page: Any) -> None:
+    deal(page, EXAMPLE_CODE)
+    covered = '.column[data-col="3"] .card[data-row="4"]'
+    page.click(covered, position={"x": 12, "y": 10})  # blocked: refused, and explained
+    page.locator("#toast.show").wait_for()
+    press(page, Draw())  # a key press: the keyboard's focus ring shows from now on
+    # the covered card is not raised over the free card that covers it
+    on_top = page.evaluate(
+        """() => {
+          const free = document.querySelector('.column[data-col="3"] .card.free').getBoundingClientRect();
+          return document.elementFromPoint(free.x + free.width / 2, free.y + free.height / 2)
+            .closest('.card').classList.contains('free');
+        }"""
+    )
+    assert on_top
+    assert not page.evaluate(f"document.activeElement === document.querySelector('{covered}')")
