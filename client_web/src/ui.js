@@ -31,8 +31,10 @@ export function toast(text, kind = "info") {
   toastTimer = setTimeout(() => el.classList.remove("show"), 2600);
 }
 
-export function hideToast() {
-  document.getElementById("toast")?.classList.remove("show");
+/** Hide the toast, or only a toast of `kind` (e.g. a refusal once a later move went through). */
+export function hideToast(kind = null) {
+  const el = document.getElementById("toast");
+  if (el && (kind === null || el.dataset.kind === kind)) el.classList.remove("show");
 }
 
 export async function copyText(text) {

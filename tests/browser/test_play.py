@@ -127,6 +127,7 @@ def test_a_refused_covered_card_leaves_no_trace_once_play_goes_on(page: Any) -> 
     page.click(covered, position={"x": 12, "y": 10})  # blocked: refused, and explained
     page.locator("#toast.show").wait_for()
     press(page, Draw())  # a key press: the keyboard's focus ring shows from now on
+    assert page.locator("#toast.show").count() == 0  # the refusal's explanation went with the next move
     # the covered card is not raised over the free card that covers it
     on_top = page.evaluate(
         """() => {

@@ -108,7 +108,10 @@ export function createPlayView(app) {
     q("#board-desc").textContent = description;
     if (diff) measure(session.receivedAt ?? started);
     if (first) app.boardShown();
-    if (change !== "snapshot") announce(description);
+    if (change !== "snapshot") {
+      announce(description);
+      hideToast("refusal"); // an explanation of an earlier refusal is stale once a move went through
+    }
     const end = `${next.game}@${next.v}`;
     // a snapshot of the very position whose end dialog is open (a reconnect, a resync) keeps it open
     if (change === "undo" || (change === "snapshot" && lastDialogFor !== end)) closeEndDialogs();

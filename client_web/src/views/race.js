@@ -8,7 +8,7 @@ import { errorText, locale, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
 import { nextSeq, seenSeq } from "../seq.js";
-import { announce, copyText, el, toast, translate } from "../ui.js";
+import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
 import { safeStorage as storage } from "../storage.js";
 
 const TABLEAU = 35;
@@ -250,7 +250,10 @@ export function createRaceView(app) {
     renderControls(); // the board may come before or after the race's own message: both re-check
     room.dataset.v = String(state.v);
     room.dataset.status = state.status;
-    if (change !== "snapshot") announce(describeState(state, locale()));
+    if (change !== "snapshot") {
+      announce(describeState(state, locale()));
+      hideToast("refusal"); // an explanation of an earlier refusal is stale once a move went through
+    }
     if (state.status !== "playing" && lastDialogFor !== `${raceId}@${state.v}` && change !== "snapshot") {
       lastDialogFor = `${raceId}@${state.v}`;
       toast(state.status === "stuck" ? t("stuck") : statusText(state.status));
