@@ -138,3 +138,13 @@ def test_a_refused_covered_card_leaves_no_trace_once_play_goes_on(page: Any) -> 
     )
     assert on_top
     assert not page.evaluate(f"document.activeElement === document.querySelector('{covered}')")
+
+
+def test_the_hud_keeps_its_height_when_the_code_shows(page: Any) -> None:
+    """A random game shows "—" until it ends, then its code: the board must not jump when it does."""
+    assert page.text_content("[data-testid=code]") == "—"
+    hud = page.locator(".play .hud").bounding_box()
+    deal(page, EXAMPLE_CODE)  # the same as a random game's end: the code appears
+    shown = page.locator(".play .hud").bounding_box()
+    assert hud is not None and shown is not None
+    assert shown["height"] == hud["height"]

@@ -138,7 +138,7 @@ export function createPlayView(app) {
   function paintHud() {
     if (!state) return;
     q(".code").textContent = state.code ?? "—";
-    q(".copy").hidden = !state.code;
+    q(".copy").disabled = !state.code; // kept in the layout (hidden by CSS): the HUD does not reflow
     q(".rules-badge").textContent = t(state.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy");
     q(".rules-badge").dataset.rules = state.rules;
     q(".score").textContent = String(state.score);
