@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from golfrace.engine.i18n import catalog
+
 from .helpers import of_type, record_frames, wait_until
+
+UI = catalog("en")["ui"]
 
 # Long enough for the page to answer the server's `board` many times over if it re-watched on every update
 # (each round trip takes a few ms here); the page must stay quiet instead.
@@ -40,3 +44,32 @@ def test_one_watch_per_shown_board_and_updates_do_not_rewatch(new_context: Any, 
     assert sent(frames, "board_watch") == [board, board]
     assert sent(frames, "board_unwatch") == [board]
     assert boards_received(frames) == 2
+
+
+def test_a_bad_key_shows_only_its_error_and_the_key_field_is_labelled(
+    new_context: Any, web_server: Any
+) -> None:
+    page = new_context().new_page()
+    page.goto(web_server.http + "/#/leaderboards/code/GO1-E-ZZZZZZZ")  # nobody played it: an empty board
+    page.wait_for_selector(".boards-view .empty:not([hidden])")
+    key = page.locator(".board-form input[name=key]")
+    assert key.get_attribute("aria-label") == UI["code_label"]
+    assert key.get_attribute("placeholder") == "GO1-E-ABCDEFG"
+
+    page.select_option(".board-form select[name=kind]", "daily")
+    assert key.get_attribute("aria-label") == UI["date_label"]
+    assert key.get_attribute("placeholder") == UI["date_format"]
+    key.fill("2026-13-45")
+    page.click(".board-form button[type=submit]")
+    error = page.locator(".board-error:not([hidden])")
+    error.wait_for()
+    assert error.text_content() == UI["errors"]["bad_date"]
+    assert page.locator(".boards-view .empty").is_hidden()
+    assert page.locator(".board-table tbody tr").count() == 0
+
+    # a cold load has the label and placeholder in the page's language from the start
+    page.goto(web_server.http + "/?lang=ro#/leaderboards")
+    page.wait_for_selector(".boards-view[data-loaded^='daily:']")
+    ro = catalog("ro")["ui"]
+    assert key.get_attribute("aria-label") == ro["date_label"]
+    assert key.get_attribute("placeholder") == ro["date_format"]

@@ -5,6 +5,7 @@ import { el, translate } from "../ui.js";
 import { clock } from "./race.js";
 
 const LIMIT = 20;
+const CODE_EXAMPLE = "GO1-E-ABCDEFG";
 
 export function today() {
   return new Date().toISOString().slice(0, 10);
@@ -26,7 +27,7 @@ export function createLeaderboardsView(app) {
           <label class="select-field"><span data-t="ui.board_kind"></span>
             <select name="kind"><option value="daily" data-t="ui.by_day"></option><option value="code" data-t="ui.by_code"></option></select>
           </label>
-          <input name="key" dir="ltr" autocomplete="off" spellcheck="false" aria-label="key">
+          <input name="key" dir="ltr" autocomplete="off" spellcheck="false">
           <button type="submit" class="btn primary" data-t="ui.show"></button>
         </form>
         <p class="field-error board-error" role="alert" hidden></p>
@@ -78,15 +79,25 @@ export function createLeaderboardsView(app) {
     watched = null;
   }
 
-  async function load(kind, key) {
+  /** Only the error: no table, no "No entries yet.", and no board followed. */
+  function showError(text) {
     const error = q(".board-error");
-    error.hidden = true;
+    error.textContent = text;
+    error.hidden = false;
+    q(".board-table tbody").replaceChildren();
+    q(".empty").hidden = true;
+    unwatch();
+    shown = null;
+    root.dataset.loaded = "";
+  }
+
+  async function load(kind, key) {
+    q(".board-error").hidden = true;
     const n = ++loads;
     if (kind === "code") {
       const r = checkCode(key);
       if (!r.ok) {
-        error.textContent = t(`ui.code_errors.${r.part}`);
-        error.hidden = false;
+        showError(t(`ui.code_errors.${r.part}`));
         return;
       }
       path = `code/${encodeURIComponent(r.code)}`;
@@ -96,8 +107,7 @@ export function createLeaderboardsView(app) {
     const answer = await fetchPage(path);
     if (n !== loads) return;
     if (answer.error) {
-      error.textContent = answer.error;
-      error.hidden = false;
+      showError(answer.error);
       return;
     }
     show(answer.data);
@@ -130,9 +140,19 @@ export function createLeaderboardsView(app) {
     e.preventDefault();
     location.hash = `#/leaderboards/${form.elements.kind.value}/${encodeURIComponent(form.elements.key.value.trim())}`;
   });
+  /** The key field's label and placeholder: a date or a game code, in the page's language. */
+  function labelKey() {
+    const input = form.elements.key;
+    const daily = form.elements.kind.value === "daily";
+    input.dataset.tAria = daily ? "ui.date_label" : "ui.code_label";
+    if (daily) input.dataset.tPh = "ui.date_format";
+    else delete input.dataset.tPh;
+    input.placeholder = daily ? t("ui.date_format") : CODE_EXAMPLE;
+    translate(form);
+  }
   form.elements.kind.addEventListener("change", () => {
     form.elements.key.value = form.elements.kind.value === "daily" ? today() : "";
-    form.elements.key.placeholder = form.elements.kind.value === "daily" ? "YYYY-MM-DD" : "GO1-E-ABCDEFG";
+    labelKey();
   });
 
   const offs = [];
@@ -145,6 +165,7 @@ export function createLeaderboardsView(app) {
       const key = params?.key ? decodeURIComponent(params.key) : kind === "daily" ? today() : "";
       form.elements.kind.value = kind;
       form.elements.key.value = key;
+      labelKey();
       offs.push(
         app.conn.on("board", (m) => refresh(m)),
         // a new connection follows nothing: watch the shown board again
