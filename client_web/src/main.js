@@ -100,6 +100,16 @@ const banner = shell.querySelector(".banner");
 const main = shell.querySelector(".main");
 document.body.prepend(shell);
 
+/** Mark the navigation entry of `name` as the current page (a view may pick another: the daily game is
+ * played in the race view). */
+function highlight(name) {
+  for (const a of nav.querySelectorAll("a")) {
+    if (a.dataset.view === name) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+app.highlight = highlight;
+
 const instances = new Map();
 let currentName = null;
 
@@ -126,10 +136,7 @@ function route() {
   main.replaceChildren(view.root);
   currentName = name;
   view.mount(params);
-  for (const a of nav.querySelectorAll("a")) {
-    if (a.dataset.view === name) a.setAttribute("aria-current", "page");
-    else a.removeAttribute("aria-current");
-  }
+  highlight(name);
   document.title = `${t(view.title)} · ${t("ui.app_title")}`;
 }
 

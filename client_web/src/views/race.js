@@ -304,6 +304,7 @@ export function createRaceView(app) {
   }
 
   function renderHead() {
+    app.highlight(race.daily ? "daily" : "race");
     const kind = race.daily ? t("ui.daily_title") : t("ui.race");
     q(".race-title").textContent = race.daily ? `${kind} · ${race.daily}` : kind;
     const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy")];
