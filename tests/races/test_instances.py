@@ -1,10 +1,12 @@
 """Races across two server processes on one Redis: racers and a watcher on different instances, and a time
-limit that still ends the race when the instance that started it is gone."""
+limit or an idle racer's forfeit that still ends the race when the instance that started it is gone."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -25,19 +27,34 @@ pytestmark = pytest.mark.timeout(120)
 WATCHER_TIMING = {"GOLFRACE_RACE_WATCHER_REFRESH_S": "0.3", "GOLFRACE_RACE_WATCHER_STALE_S": "1.5"}
 
 
-@pytest.fixture
-async def instances(settings: Settings, tmp_path: Any) -> AsyncIterator[list[RunningServer]]:
-    servers = list(
+IDLE_FORFEIT_S = 4  # longer than Ann needs to play a whole game, so the forfeit comes after A is frozen
+
+
+async def _pair(settings: Settings, tmp_path: Any, env: dict[str, str]) -> list[RunningServer]:
+    return list(
         await asyncio.gather(
             *(
-                asyncio.to_thread(
-                    start_process, settings.with_(port=0), env=WATCHER_TIMING, log=tmp_path / f"{n}.log"
-                )
+                asyncio.to_thread(start_process, settings.with_(port=0), env=env, log=tmp_path / f"{n}.log")
                 for n in "ab"
             )
         )
     )
+
+
+@pytest.fixture
+async def instances(settings: Settings, tmp_path: Any) -> AsyncIterator[list[RunningServer]]:
+    servers = await _pair(settings, tmp_path, WATCHER_TIMING)
     yield servers
+    await asyncio.gather(*(asyncio.to_thread(stop_process, s) for s in servers))
+
+
+@pytest.fixture
+async def idle_instances(settings: Settings, tmp_path: Any) -> AsyncIterator[list[RunningServer]]:
+    servers = await _pair(settings, tmp_path, {"GOLFRACE_RACE_IDLE_FORFEIT_S": str(IDLE_FORFEIT_S)})
+    yield servers
+    for server in servers:  # a frozen process must be thawed to stop
+        if server.process is not None and server.process.poll() is None:
+            os.kill(server.process.pid, signal.SIGCONT)
     await asyncio.gather(*(asyncio.to_thread(stop_process, s) for s in servers))
 
 
@@ -181,3 +198,24 @@ async def test_a_watch_whose_subscription_failed_can_be_tried_again(
         await eve.expect("race", T, where=lambda m: len(m["racers"]) == 2)
         await eve.send({"t": "unwatch", "race": rid})
         assert (await ann.expect("watchers", T, where=lambda m: m["n"] != 1))["n"] == 0
+
+
+async def test_an_idle_racer_is_out_even_when_the_instance_that_saw_the_finish_is_frozen(
+    idle_instances: list[RunningServer], make_client: Any
+) -> None:
+    a, b = idle_instances
+    ann = await make_client(a.ws, name="Ann")
+    bob = await make_client(b.ws, name="Bob")
+    rid = (await new_race(ann, name="Ann"))["race"]
+    await join(bob, rid, name="Bob")
+    view = await start(ann, rid, bob)
+    ann_game = await ann.expect("race_game", T)
+    await wait_start(view)
+    await play_out(ann, rid, ann_game["state"], 0)  # Ann finishes through A; Bob (on B) never moves
+    assert a.process is not None
+    os.kill(a.process.pid, signal.SIGSTOP)  # A's timer can no longer fire: only B's, armed by the event
+    done = await bob.expect("race", T + IDLE_FORFEIT_S, where=lambda m: m["phase"] == "finished")
+    results = {r["player"]: r for r in done["results"]}
+    assert results[ann.player]["status"] in ("won", "stuck")
+    assert results[bob.player]["status"] == "abandoned" and results[bob.player]["moves"] == 0
+    assert done["ended_at"] >= view["starts_at"] + IDLE_FORFEIT_S * 1000

@@ -7,6 +7,7 @@ import pytest
 from golfrace.engine import GameCode, Refusal, Undo, parse_token
 from golfrace.races.errors import RaceError
 from golfrace.races.race import Outcome, Phase, Race, RaceOptions
+from golfrace.races.settings import RaceSettings
 from golfrace.races.views import board, game_state, progress, race_view, results
 
 from .helpers import stuck_deal, won_deal
@@ -151,6 +152,48 @@ def test_time_limit_settles_everyone_still_playing() -> None:
     alice = done.racer("alice")
     assert alice is not None
     assert verify(GameRecord.of(done, alice)).score == alice.final_score == results(done)[0]["score"]
+
+
+IDLE = RaceSettings(idle_forfeit_s=300)
+
+
+def test_a_racer_idle_after_another_finished_is_out() -> None:
+    code, line = won_deal()
+    race = started(code)
+    s = race.starts_at
+    assert s is not None
+    race = race.act("bob", parse_token(line[0]), s + 5_000)  # bob's last move, then his tab closes
+    assert race.next_check(IDLE) is None  # nobody has finished: nobody waits on bob yet
+    assert race.settle(s + 3_600_000, IDLE) is race
+    race = run(race, "alice", line, s + 400_000)  # alice wins long after bob's last move
+    assert race.racer("alice").outcome is Outcome.WON  # type: ignore[union-attr]
+    assert race.next_check(IDLE) == s + 5_000 + 300_000  # in the past: the next settle takes bob out
+    over = race.settle(s + 400_001, IDLE)
+    bob = over.racer("bob")
+    assert bob is not None and bob.outcome is Outcome.ABANDONED and bob.status == "abandoned"
+    assert bob.finished_at == s + 305_000 and bob.final_score == 0  # scored as stuck: no card removed
+    assert over.ended_at == s + 400_001 and over.next_check(IDLE) is None
+    assert [r["player"] for r in results(over)] == ["alice", "bob"]
+    assert over.settle(s + 500_000, IDLE) is over
+    assert Race.from_data(over.to_data()) == over
+
+
+def test_idle_clock_restarts_with_each_move_and_solo_races_never_forfeit() -> None:
+    code, line = won_deal()
+    race = started(code)
+    s = race.starts_at
+    assert s is not None
+    race = race.resign("alice", s + 1_000)
+    assert race.next_check(IDLE) == s + 300_000  # bob never moved: counted from the start
+    race = race.act("bob", parse_token(line[0]), s + 200_000)
+    assert race.next_check(IDLE) == s + 500_000
+    assert race.settle(s + 499_999, IDLE) is race
+    assert race.settle(s + 500_000, IDLE).racer("bob").outcome is Outcome.ABANDONED  # type: ignore[union-attr]
+    assert race.settle(s + 10**9, RaceSettings(idle_forfeit_s=0)) is race  # 0: off
+    timed = started(code, time_limit_s=120).resign("alice", s + 1_000)
+    assert timed.next_check(IDLE) == s + 120_000  # the time limit comes first
+    solo = Race.create("rs", GameCode.parse(code), host="alice", name="A", now=T0).start("alice", T0)
+    assert solo.settle(T0 + 10**9, IDLE) is solo and solo.next_check(IDLE) is None
 
 
 def test_whoever_joins_a_lobby_its_host_left_hosts_it() -> None:

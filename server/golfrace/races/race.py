@@ -1,13 +1,17 @@
 """A race: several racers play their own copy of one deal. A pure, immutable state machine.
 
 Phases: ``lobby`` (racers join, the host starts) → ``countdown`` (until ``starts_at``, server time) →
-``running`` → ``finished`` (every racer won, got stuck or resigned, or the time limit passed). Every
-transition takes the current time ``now`` (ms since the epoch) from the caller, so the clock is injected.
+``running`` → ``finished`` (every racer won, got stuck, resigned or abandoned, or the time limit passed).
+Every transition takes the current time ``now`` (ms since the epoch) from the caller: the clock is injected.
+
+A racer who closed the tab must not hold the others forever: once a racer has finished, any racer still
+playing who has made no move for ``idle_forfeit_s`` is out with ``abandoned`` (races of two or more; a solo
+race or a daily attempt waits as long as its player likes).
 
 Ranking: final score (higher first), then elapsed time (shorter first), then moves (fewer first), then the
 earlier finish, then the seat. Scores are the game's own (a stuck game loses 10 a card left); a racer who
-resigned scores like a stuck game; a racer stopped by the time limit keeps the score shown (10 a card
-removed).
+resigned or abandoned scores like a stuck game; a racer stopped by the time limit keeps the score shown (10 a
+card removed).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ class Outcome(StrEnum):
     STUCK = "stuck"
     RESIGNED = "resigned"
     TIMEOUT = "timeout"
+    ABANDONED = "abandoned"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +152,25 @@ class Race:
             return None
         return self.starts_at + self.options.time_limit_s * 1000
 
+    def last_active(self, racer: Racer) -> int:
+        """When the racer last moved (ms since the epoch), or the start; only once the race has started."""
+        assert self.starts_at is not None
+        return self.starts_at + (racer.log[-1][1] if racer.log else 0)
+
+    def idle_check(self, settings: RaceSettings = DEFAULT_SETTINGS) -> int | None:
+        """When the next racer still playing would be out for idling (see the module), if any would be."""
+        if self.starts_at is None or self.ended_at is not None or not settings.idle_forfeit_s:
+            return None
+        if len(self.racers) < 2 or not any(r.done for r in self.racers):
+            return None
+        playing = [self.last_active(r) for r in self.racers if not r.done]
+        return min(playing) + settings.idle_forfeit_s * 1000 if playing else None
+
+    def next_check(self, settings: RaceSettings = DEFAULT_SETTINGS) -> int | None:
+        """When ``settle`` may next change the race on its own: the time limit or an idle racer's forfeit."""
+        times = [t for t in (self.deadline, self.idle_check(settings)) if t is not None]
+        return min(times) if times else None
+
     def game_id(self, racer: Racer) -> str:
         return f"{self.id}-{racer.seat}"
 
@@ -242,15 +266,25 @@ class Race:
         racer = self._playing(player, now, allow_countdown=True)
         return self._put(replace(racer, outcome=Outcome.RESIGNED, finished_at=now))._maybe_end(now)
 
-    def settle(self, now: int) -> Race:
-        """End the race at its time limit: racers still playing stop with ``timeout``."""
+    def settle(self, now: int, settings: RaceSettings = DEFAULT_SETTINGS) -> Race:
+        """What time alone decides: at the time limit, racers still playing stop with ``timeout``; before it,
+        racers idle past ``idle_forfeit_s`` while another has finished are out with ``abandoned``."""
         deadline = self.deadline
-        if self.ended_at is not None or deadline is None or now < deadline:
+        if self.ended_at is not None:
             return self
+        if deadline is not None and now >= deadline:
+            return self._stop_all(Outcome.TIMEOUT, deadline)
+        check = self.idle_check(settings)
+        if check is None or now < check:
+            return self
+        idle_ms = settings.idle_forfeit_s * 1000
         racers = tuple(
-            r if r.done else replace(r, outcome=Outcome.TIMEOUT, finished_at=deadline) for r in self.racers
+            replace(r, outcome=Outcome.ABANDONED, finished_at=self.last_active(r) + idle_ms)
+            if not r.done and now >= self.last_active(r) + idle_ms
+            else r
+            for r in self.racers
         )
-        return replace(self, racers=racers, ended_at=deadline)
+        return replace(self, racers=racers)._maybe_end(now)
 
     def accept_rematch(self, player: str, next_id: str) -> Race:
         """Record ``player``'s wish for a rematch in race ``next_id`` (the first acceptance names it)."""
@@ -301,6 +335,11 @@ class Race:
         if racer.done:
             raise RaceError("game_ended", "your game in this race is over", race=self.id, status=racer.status)
         return racer
+
+    def _stop_all(self, outcome: Outcome, at: int) -> Race:
+        """End the race at ``at``: racers still playing stop there with ``outcome``."""
+        racers = tuple(r if r.done else replace(r, outcome=outcome, finished_at=at) for r in self.racers)
+        return replace(self, racers=racers, ended_at=at)
 
     def _put(self, racer: Racer) -> Race:
         return replace(self, racers=tuple(racer if r.seat == racer.seat else r for r in self.racers))

@@ -44,7 +44,7 @@ Clock = Callable[[], int]
 
 
 SETTLE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
-"""Waits between attempts to end a race at its deadline while Redis is unreachable."""
+"""Waits between attempts to settle a race (time limit, idle racers) while Redis is unreachable."""
 
 
 async def retrying(
@@ -133,9 +133,9 @@ class RaceService:
         self._shown_watchers: dict[str, int] = {}
         """Race id → the last watcher total this instance published or saw, for races followed here."""
         self._timers: dict[str, int] = {}
-        """Race id → deadline of the time-limit timers running on this instance. Every instance that loads,
-        writes or follows a running race with a time limit keeps one, so the race ends on time while any
-        instance that serves it is alive (the instance that started it may be gone)."""
+        """Race id → when this instance's timer for the race fires (``Race.next_check``: its time limit or an
+        idle racer's forfeit). Every instance that loads, writes or follows a running race keeps one, so the
+        race ends on time while any instance that serves it is alive (the one that started it may be gone)."""
 
     # --- storage ------------------------------------------------------------------------------------------
     async def load(self, race_id: str) -> Race | None:
@@ -143,9 +143,9 @@ class RaceService:
         if raw is None:
             return None
         race = Race.from_data(json.loads(raw))
-        if race.settle(self.clock()) is not race:
-            race, _ = await self.update(race_id, lambda r: r.settle(self.clock()))
-        self.settle_later(race.id, race.deadline, race.ended_at)
+        if race.settle(self.clock(), self.settings) is not race:
+            race, _ = await self.update(race_id, lambda r: r)  # update settles it first
+        self.settle_later(race.id, race.next_check(self.settings), race.ended_at)
         return race
 
     async def watchers(self, race_id: str) -> int:
@@ -179,7 +179,7 @@ class RaceService:
                         raise RaceError("race_not_found", f"no race {race_id!r}", race=race_id)
                     before = Race.from_data(json.loads(raw))
                     now = self.clock()
-                    after = change(before.settle(now))
+                    after = change(before.settle(now, self.settings))
                     if after == before:
                         await pipe.unwatch()  # type: ignore[no-untyped-call]
                         return before, before
@@ -193,7 +193,7 @@ class RaceService:
                     continue
             if after.ended_at is not None and before.ended_at is None:
                 await self._finish(after)
-            self.settle_later(after.id, after.deadline, after.ended_at)
+            self.settle_later(after.id, after.next_check(self.settings), after.ended_at)
             return before, after
         raise RaceError("busy", "too much contention on this race; retry", race=race_id)
 
@@ -201,6 +201,8 @@ class RaceService:
         self, before: Race, after: Race, now: int, watchers: int, move: dict[str, Any] | None
     ) -> dict[str, Any]:
         event: dict[str, Any] = {"k": "move"} if move else {"k": "race"}
+        # for the timers of the other instances serving this race
+        event["check_at"], event["ended_at"] = after.next_check(self.settings), after.ended_at
         if move:
             event.update(move)
         changed_phase = (before.starts_at, before.ended_at, [r.status for r in before.racers]) != (
@@ -459,26 +461,31 @@ class RaceService:
             with contextlib.suppress(RaceError):
                 await self.update(race.id, lambda r: r.with_par(par))
 
-    def settle_later(self, race_id: str, deadline: int | None, ended_at: int | None) -> None:
-        """Make sure a timer on this instance ends the race at its deadline (once per race and deadline; the
-        compare-and-set makes the timers of several instances end it once)."""
-        if deadline is None or ended_at is not None or self._timers.get(race_id) == deadline:
+    def settle_later(self, race_id: str, at: int | None, ended_at: int | None) -> None:
+        """Make sure a timer on this instance settles the race at ``at`` (its next check). One timer per race:
+        a later time waits for the earlier timer, which re-arms for the race's next check when it fires; the
+        compare-and-set makes the timers of several instances change the race once."""
+        if at is None or ended_at is not None:
             return
-        self._timers[race_id] = deadline
-        self._spawn(self._settle_at(race_id, deadline))
+        current = self._timers.get(race_id)
+        if current is not None and current <= at:
+            return
+        self._timers[race_id] = at
+        self._spawn(self._settle_at(race_id, at))
 
-    async def _settle_at(self, race_id: str, deadline: int) -> None:
+    async def _settle_at(self, race_id: str, at: int) -> None:
         try:
-            await asyncio.sleep(max(0.0, (deadline - self.clock()) / 1000) + 0.01)
-
-            async def settle() -> None:
-                await self.update(race_id, lambda r: r.settle(self.clock()))
-
-            # a RaceError: gone, or settled by someone else meanwhile (any load or move settles it as well)
-            await retrying(settle, SETTLE_RETRY_S, (RaceError,), f"ending race {race_id} at its deadline")
+            await asyncio.sleep(max(0.0, (at - self.clock()) / 1000) + 0.01)
         finally:
-            if self._timers.get(race_id) == deadline:
+            if self._timers.get(race_id) == at:
                 del self._timers[race_id]
+
+        async def settle() -> None:
+            _, after = await self.update(race_id, lambda r: r)  # update settles it first
+            self.settle_later(after.id, after.next_check(self.settings), after.ended_at)
+
+        # a RaceError: gone, or settled by someone else meanwhile (any load or move settles it as well)
+        await retrying(settle, SETTLE_RETRY_S, (RaceError,), f"settling race {race_id}")
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)

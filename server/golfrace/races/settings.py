@@ -35,6 +35,9 @@ class RaceSettings:
     """Candidate codes tried per day before giving up on a winnable daily code (solver-checked)."""
     solver_budget_s: float = 2.0
     """Seconds the solver may spend on one par or winnability question."""
+    idle_forfeit_s: int = 300
+    """Once a racer has finished, a racer still playing who has not moved for this long (seconds) is out
+    (``abandoned``), so a closed tab cannot hold a race open; races of two or more only; 0 turns it off."""
     cas_retries: int = 50
     """Optimistic-lock retries for one race update before giving up with an error."""
     watcher_refresh_s: float = 5.0
@@ -65,6 +68,7 @@ ENV_FIELDS = frozenset(
     {
         "board_ttl_s",
         "countdown_ms",
+        "idle_forfeit_s",
         "race_ttl_s",
         "record_ttl_s",
         "solver_budget_s",

@@ -90,6 +90,8 @@ class RaceFollower:
             _wire(session).service.saw_watchers(rid, int(msg.get("n", 0)))
             return
         me = session.player
+        # a race started or changed on another instance: this one settles it on time too
+        _wire(session).service.settle_later(rid, msg.get("check_at"), msg.get("ended_at"))
         if kind == "move":
             if self.role == "racer" and msg.get("player") == me:
                 v = int(msg["v"])
@@ -112,8 +114,6 @@ class RaceFollower:
             view = viewsets.get(me or "") if self.role == "racer" else viewsets.get("")
             if view is not None:
                 session.send({"t": "race", **view})
-                # a race started on another instance: this one ends it on time too
-                _wire(session).service.settle_later(rid, view.get("deadline"), view.get("ended_at"))
         states = msg.get("states")
         if self.role == "racer" and isinstance(states, dict) and me in states:
             session.send({"t": "race_game", "race": rid, **states[me]})
