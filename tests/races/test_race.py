@@ -45,6 +45,7 @@ def test_lobby_join_leave_and_seats() -> None:
     assert race.phase(T0) is Phase.LOBBY
     err(lambda: race.join("carol", "Carol", T0), "race_full")
     assert race.join("bob", "  Bobby   B ", T0).racer("bob").name == "Bobby B"  # type: ignore[union-attr]
+    assert race.join("bob", " \t ", T0).racer("bob").name == ""  # type: ignore[union-attr]  # no name: shown localized
     left = race.leave("alice")
     assert left.host == "bob" and len(left.racers) == 1
     err(lambda: race.start("bob", T0), "not_host")

@@ -419,9 +419,10 @@ class Race:
 
 
 def _clean_name(name: str, settings: RaceSettings) -> str:
+    """Spaces folded; empty when none was given (clients show "Player <seat>" in their own language)."""
     if not isinstance(name, str):
         raise RaceError("bad_option", "a name must be text", option="name")
     name = " ".join(name.split())
     if len(name) > settings.name_max:
         raise RaceError("bad_option", f"a name has at most {settings.name_max} characters", option="name")
-    return name or "Player"
+    return name
