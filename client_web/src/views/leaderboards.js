@@ -1,6 +1,7 @@
 // Leaderboards: per day (the daily challenge) and per game code, with your own rank highlighted.
 import { checkCode } from "../codes.js";
 import { errorText, t } from "../i18n.js";
+import { entryName } from "../names.js";
 import { el, translate } from "../ui.js";
 import { clock } from "./race.js";
 
@@ -43,7 +44,7 @@ export function createLeaderboardsView(app) {
   function row(entry, mine) {
     const tr = document.createElement("tr");
     if (mine) tr.className = "me";
-    const name = entry.name || entry.player;
+    const name = entryName(entry);
     for (const value of [entry.rank, mine ? `${name} (${t("ui.you")})` : name, entry.score, clock(entry.elapsed), entry.moves]) {
       const td = document.createElement("td");
       td.textContent = String(value);

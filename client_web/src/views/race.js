@@ -7,6 +7,7 @@ import { applyDiff, fromSnapshot, snapshotIsNewer } from "../gamestate.js";
 import { errorText, locale, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
+import { racerName } from "../names.js";
 import { nextSeq, seenSeq } from "../seq.js";
 import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
 import { safeStorage as storage } from "../storage.js";
@@ -93,6 +94,10 @@ export function createRaceView(app) {
             </div>
             <div class="board-slot"></div>
             <div class="lobby-actions" hidden>
+              <form class="rename" novalidate hidden>
+                <label class="field-label" for="race-rename" data-t="ui.your_name"></label>
+                <div class="share-row"><input id="race-rename" name="name" maxlength="24" autocomplete="nickname"><button type="submit" class="btn" data-t="ui.set_name"></button></div>
+              </form>
               <p class="waiting" data-t="ui.waiting_host"></p>
               <button type="button" class="btn primary start" data-t="ui.start"></button>
               <button type="button" class="btn leave" data-t="ui.leave"></button>
@@ -171,6 +176,24 @@ export function createRaceView(app) {
     const name = playerName();
     if (name) msg.name = name;
     app.conn.send(msg);
+  }
+
+  // a racer in the lobby may name themselves (a guest who came by link has no name yet): race_join again
+  // with the name, which the server takes as a rename of the seat
+  const rename = q(".rename");
+  rename.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const name = rename.elements.name.value.trim();
+    if (!name || !raceId) return;
+    storage()?.setItem(NAME_KEY, name);
+    form.elements.name.value = name;
+    app.conn.send({ t: "race_join", race: raceId, name });
+  });
+
+  function renderRename(lobby) {
+    rename.hidden = !lobby || !race.you;
+    const me = race.racers?.find((r) => race.you && r.seat === race.you.seat);
+    if (!rename.hidden && document.activeElement !== rename.elements.name) rename.elements.name.value = me?.name ?? "";
   }
 
   function act(a, col = null, row = null) {
@@ -269,6 +292,7 @@ export function createRaceView(app) {
     q(".lobby-actions").hidden = !lobby;
     q(".start").hidden = !host;
     q(".waiting").hidden = host;
+    renderRename(lobby);
     renderControls();
     tickCountdown();
     clearInterval(timer);
@@ -329,7 +353,7 @@ export function createRaceView(app) {
       li.dataset.seat = String(r.seat);
       li.dataset.status = r.status;
       const pct = Math.round((100 * (r.removed ?? 0)) / TABLEAU);
-      const name = r.name || `${t("ui.racer")} ${r.seat}`;
+      const name = racerName(r);
       li.innerHTML = `
         <div class="racer-line"><span class="racer-name"></span><span class="racer-score" dir="ltr"></span></div>
         <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="${TABLEAU}" aria-valuenow="${r.removed ?? 0}"><span style="width:${pct}%"></span></div>
@@ -377,7 +401,7 @@ export function createRaceView(app) {
     for (const r of race.results ?? []) {
       const tr = document.createElement("tr");
       if (race.you && r.seat === race.you.seat) tr.className = "me";
-      for (const value of [r.rank, r.name || `${t("ui.racer")} ${r.seat}`, statusText(r.status), r.score, clock(r.elapsed), r.moves, r.undos]) {
+      for (const value of [r.rank, racerName(r), statusText(r.status), r.score, clock(r.elapsed), r.moves, r.undos]) {
         const td = document.createElement("td");
         td.textContent = String(value);
         tr.append(td);

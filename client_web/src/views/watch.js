@@ -3,6 +3,7 @@
 import { Board } from "../board.js";
 import { applyDiff } from "../gamestate.js";
 import { errorText, locale, t } from "../i18n.js";
+import { racerName } from "../names.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
 import { clock, phaseAt, statusText } from "./race.js";
@@ -58,7 +59,7 @@ export function createWatchView(app) {
       view.board.render(state, diff ? diff.a ?? "tap" : "snapshot", diff, locale());
     }
     view.box.dataset.status = progress.status;
-    view.box.querySelector(".seat-name").textContent = progress.name || `${t("ui.racer")} ${seat}`;
+    view.box.querySelector(".seat-name").textContent = racerName({ ...progress, seat });
     view.box.querySelector(".seat-score").textContent = String(progress.score ?? 0);
     view.box.querySelector(".seat-sub").textContent =
       `${statusText(progress.status)} · ${progress.removed ?? 0}/35 · ${clock(progress.elapsed)}`;

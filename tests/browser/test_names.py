@@ -1,0 +1,74 @@
+"""Racers who gave no name: "Player <seat>" (or "Player" on a leaderboard) in the page's language, and a
+guest's name set in the lobby."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from golfrace.engine.i18n import catalog
+
+from .test_race import open_page
+
+UI = catalog("en")["ui"]
+NAMES = "sel => [...document.querySelectorAll(sel)].map(e => e.textContent).join('|')"
+
+
+def names(page: Any, selector: str) -> str:
+    return str(page.evaluate(NAMES, selector))
+
+
+def wait_names(page: Any, selector: str, expected: str) -> None:
+    page.wait_for_function(f"([sel, want]) => ({NAMES})(sel) === want", arg=[selector, expected])
+
+
+def test_unnamed_racers_are_players_with_their_seat_and_a_guest_names_themselves(
+    new_context: Any, web_server: Any
+) -> None:
+    base = web_server.http
+    host = open_page(new_context, base + "/#/race")  # a fresh profile: no saved name
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = host.evaluate("location.hash.split('/')[2]")
+    guest = open_page(new_context, f"{base}/r/{race_id}")
+    for page in (host, guest):
+        wait_names(page, ".racer-name", "Player 1 ★|Player 2")
+    guest.select_option(".lang-select", "ro")
+    wait_names(guest, ".racer-name", "Jucătorul 1 ★|Jucătorul 2")
+    guest.select_option(".lang-select", "en")
+
+    # the guest names themselves in the lobby: everyone sees it, and the next race remembers it
+    rename = guest.locator(".rename input")
+    assert rename.input_value() == ""
+    rename.fill("Bea")
+    guest.click(".rename button[type=submit]")
+    for page in (host, guest):
+        wait_names(page, ".racer-name", "Player 1 ★|Bea")
+    assert guest.evaluate("localStorage.getItem('golfrace.name')") == "Bea"
+
+    host.click(".start")
+    watcher = open_page(new_context, f"{base}/watch/{race_id}")
+    wait_names(watcher, ".seat-name", "Player 1|Bea")
+    for page in (host, guest):
+        page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+        page.click(".resign")
+    host.wait_for_selector(".results:not([hidden])")
+    assert names(host, ".results-table tbody td:nth-child(2)") in ("Player 1|Bea", "Bea|Player 1")
+    watcher.wait_for_selector(".watch-view[data-phase=finished]")
+    assert names(watcher, ".seat-name") == "Player 1|Bea"
+    for page in (host, guest, watcher):
+        assert not page.errors, page.errors
+
+
+def test_an_unnamed_leaderboard_entry_is_a_player(new_context: Any, web_server: Any) -> None:
+    page = open_page(new_context, web_server.http + "/#/daily")
+    page.wait_for_selector(".daily-view[data-played]")
+    page.click(".play-daily")
+    page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    wait_names(page, ".racer-name", "Player 1 ★")  # the host of their own one-seat race
+    page.click(".resign")
+    page.wait_for_selector(".results:not([hidden])")
+    page.goto(web_server.http + "/?lang=ms#/leaderboards")
+    page.wait_for_selector(".boards-view[data-loaded^='daily:'] tr.me")
+    ms = catalog("ms")["ui"]
+    assert names(page, ".board-table tr.me td:nth-child(2)") == f"{ms['player']} ({ms['you']})"
+    assert not page.errors, page.errors
