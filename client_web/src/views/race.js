@@ -92,6 +92,11 @@ export function createRaceView(app) {
                 <button type="button" class="btn resign" data-t="ui.resign"></button>
               </div>
             </div>
+            <div class="my-end panel" role="status" hidden>
+              <h2 data-t="ui.your_result"></h2>
+              <p class="my-end-line"></p>
+              <p class="my-end-wait" data-t="ui.waiting_others"></p>
+            </div>
             <div class="board-slot"></div>
             <div class="lobby-actions" hidden>
               <form class="rename" novalidate hidden>
@@ -192,7 +197,7 @@ export function createRaceView(app) {
 
   function renderRename(lobby) {
     rename.hidden = !lobby || !race.you;
-    const me = race.racers?.find((r) => race.you && r.seat === race.you.seat);
+    const me = myProgress();
     if (!rename.hidden && document.activeElement !== rename.elements.name) rename.elements.name.value = me?.name ?? "";
   }
 
@@ -236,6 +241,7 @@ export function createRaceView(app) {
         if (m.race !== raceId || !race) return;
         race.racers = race.racers.map((r) => (r.seat === m.racer.seat ? m.racer : r));
         renderRacers();
+        renderMyEnd();
       }),
       app.conn.on("watchers", (m) => {
         if (m.race !== raceId) return;
@@ -310,12 +316,26 @@ export function createRaceView(app) {
     q(".race-hud").hidden = lobby || !me || !mine;
     q(".resign").hidden = !me || !mine || race.phase === "finished" || !playing;
     q(".undo").disabled = !mine?.can_undo || !(race?.options?.undo ?? true) || !playing;
+    renderMyEnd();
+  }
+
+  /** My own game is over while the race goes on: my result, and that we wait for the others (whose
+   * progress stays live beside it) until the results table comes. */
+  function renderMyEnd() {
+    const box = q(".my-end");
+    const me = myProgress() ?? mine; // a resignation changes my progress, not my board
+    const done = Boolean(race?.you && me && me.status !== "playing");
+    box.hidden = !done || race.phase === "finished";
+    if (box.hidden) return;
+    const bits = [statusText(me.status), `${t("ui.score")} ${me.score ?? 0}`, `${t("ui.moves")} ${me.moves ?? 0}`];
+    q(".my-end-line").textContent = bits.join(" · ");
   }
 
   /** Nothing of the previous race stays on screen while the next one loads. */
   function clearRoom() {
     clearInterval(timer);
     q(".results").hidden = true;
+    q(".my-end").hidden = true;
     q(".board-slot").hidden = true;
     q(".race-hud").hidden = true;
     q(".racers").replaceChildren();
@@ -368,6 +388,7 @@ export function createRaceView(app) {
   }
 
   const phaseNow = () => phaseAt(race, app.conn.serverNow());
+  const myProgress = () => race?.racers?.find((r) => race.you && r.seat === race.you.seat) ?? null;
 
   function tickCountdown() {
     const box = q(".countdown");
@@ -384,7 +405,7 @@ export function createRaceView(app) {
     }
     if (race.starts_at && mine) {
       const end = mine.status === "playing" ? now : null;
-      const me = race.racers?.find((r) => race.you && r.seat === race.you.seat);
+      const me = myProgress();
       const elapsed = end ? Math.max(0, end - race.starts_at) : me?.elapsed;
       q(".elapsed").textContent = clock(race.deadline ? Math.min(elapsed, race.deadline - race.starts_at) : elapsed);
     }

@@ -1,0 +1,55 @@
+"""The end of a race: a racer who finished first waits for the others; spectators see the results and can
+follow the rematch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from golfrace.engine.i18n import catalog
+
+from .helpers import EXAMPLE_CODE, shot
+from .test_race import open_page
+
+UI = catalog("en")["ui"]
+
+
+def running_race(new_context: Any, base: str) -> tuple[Any, Any, str]:
+    """A race of the example deal between two fresh profiles, past its countdown: (host, guest, id)."""
+    host = open_page(new_context, base + "/#/race")
+    host.fill("#race-code", EXAMPLE_CODE)
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = str(host.evaluate("location.hash.split('/')[2]"))
+    guest = open_page(new_context, f"{base}/r/{race_id}")
+    host.wait_for_function("document.querySelectorAll('.racer').length === 2")
+    host.click(".start")
+    for page in (host, guest):
+        page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    return host, guest, race_id
+
+
+def test_a_racer_done_first_sees_their_result_and_waits_with_live_progress(
+    new_context: Any, web_server: Any
+) -> None:
+    host, guest, _ = running_race(new_context, web_server.http)
+    host.click(".resign")
+    waiting = host.locator(".my-end:not([hidden])")
+    waiting.wait_for()
+    assert UI["status"]["resigned"] in waiting.text_content()
+    assert UI["waiting_others"] in waiting.text_content()
+    assert host.locator(".results").is_hidden()
+    # the guest plays on (draw 8♠, then 9♣ of column 5): the waiting host sees it
+    guest.keyboard.press("d")
+    guest.wait_for_selector('.race-room[data-v="1"]')
+    guest.keyboard.press("5")
+    host.wait_for_function(
+        "document.querySelector('.racer[data-seat=\"2\"] .racer-sub').textContent.includes('1/35')"
+    )
+    assert guest.locator(".my-end").is_hidden()  # still playing: no waiting panel
+    shot(host, "race-waiting-for-the-others")
+    guest.click(".resign")
+    for page in (host, guest):
+        page.wait_for_selector(".results:not([hidden])")
+        assert page.locator(".my-end").is_hidden()
+    for page in (host, guest):
+        assert not page.errors, page.errors
