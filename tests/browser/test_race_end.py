@@ -53,3 +53,32 @@ def test_a_racer_done_first_sees_their_result_and_waits_with_live_progress(
         assert page.locator(".my-end").is_hidden()
     for page in (host, guest):
         assert not page.errors, page.errors
+
+
+ROWS = "[...document.querySelectorAll('.results-table tbody tr')].map(r => r.innerText).join('\\n')"
+
+
+def test_spectators_see_the_results_table_of_the_racers(new_context: Any, web_server: Any) -> None:
+    base = web_server.http
+    host, guest, race_id = running_race(new_context, base)
+    watcher = open_page(new_context, f"{base}/watch/{race_id}")
+    watcher.wait_for_selector(".watch-view .seat")
+    assert watcher.locator(".watch-view .results").is_hidden()  # not before the end
+    for page in (host, guest):
+        page.click(".resign")
+    host.wait_for_selector(".results:not([hidden])")
+    watcher.wait_for_selector(".watch-view .results:not([hidden])")
+    watcher.wait_for_function("document.querySelectorAll('.results-table tbody tr').length === 2")
+    assert watcher.evaluate(ROWS) == host.evaluate(ROWS)
+    assert watcher.locator(".results-table tr.me").count() == 0  # a spectator has no row of their own
+    # opened after the end, the spectator's view shows them from the start, in the page's language
+    late = open_page(new_context, f"{base}/watch/{race_id}?lang=ro")
+    late.wait_for_selector(".watch-view .results:not([hidden])")
+    resigned = catalog("ro")["ui"]["status"]["resigned"]
+    late.wait_for_function(
+        "s => [...document.querySelectorAll('.results-table tbody td')].filter(td => td.textContent === s).length === 2",
+        arg=resigned,
+    )
+    shot(late, "watch-results")
+    for page in (host, guest, watcher, late):
+        assert not page.errors, page.errors

@@ -8,6 +8,7 @@ import { errorText, locale, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
 import { racerName } from "../names.js";
+import { createResults, paintResults } from "../results.js";
 import { nextSeq, seenSeq } from "../seq.js";
 import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
 import { safeStorage as storage } from "../storage.js";
@@ -109,19 +110,16 @@ export function createRaceView(app) {
             </div>
           </div>
         </div>
-        <div class="panel results" hidden>
-          <h2 data-t="ui.results"></h2>
-          <p class="par"></p>
-          <div class="table-wrap"><table class="results-table"><thead><tr>
-            <th>#</th><th data-t="ui.name"></th><th data-t="ui.status_label"></th><th data-t="ui.score"></th><th data-t="ui.time"></th><th data-t="ui.moves"></th><th data-t="ui.undos"></th>
-          </tr></thead><tbody></tbody></table></div>
-          <p class="share-text" hidden><bdi class="code" dir="ltr"></bdi></p>
-          <div class="dlg-actions"><button type="button" class="btn rematch" data-t="ui.rematch"></button><a class="btn watch-replay" data-t="ui.replay"></a></div>
-        </div>
       </div>
     </section>`);
   const q = (s) => root.querySelector(s);
   const form = q(".race-create");
+  const results = createResults();
+  results.querySelector(".dlg-actions").append(
+    el(`<button type="button" class="btn rematch" data-t="ui.rematch"></button>`),
+    el(`<a class="btn watch-replay" data-t="ui.replay"></a>`),
+  );
+  q(".race-room").append(results);
   const room = q(".race-room");
   let raceId = null;
   let race = null;
@@ -412,24 +410,9 @@ export function createRaceView(app) {
   }
 
   function renderResults() {
-    const box = q(".results");
-    const done = race.phase === "finished";
-    box.hidden = !done;
-    if (!done) return;
+    paintResults(results, race, race.you?.seat ?? null);
+    if (race.phase !== "finished") return;
     clearInterval(timer);
-    const body = q(".results-table tbody");
-    body.replaceChildren();
-    for (const r of race.results ?? []) {
-      const tr = document.createElement("tr");
-      if (race.you && r.seat === race.you.seat) tr.className = "me";
-      for (const value of [r.rank, racerName(r), statusText(r.status), r.score, clock(r.elapsed), r.moves, r.undos]) {
-        const td = document.createElement("td");
-        td.textContent = String(value);
-        tr.append(td);
-      }
-      body.append(tr);
-    }
-    q(".par").textContent = race.par == null ? "" : t("ui.par", { n: race.par });
     q(".rematch").hidden = !race.you || Boolean(race.daily);
     q(".rematch").textContent = race.rematch ? t("ui.join_rematch") : t("ui.rematch");
     q(".watch-replay").href = `#/watch/${race.race}`;

@@ -4,6 +4,7 @@ import { Board } from "../board.js";
 import { applyDiff } from "../gamestate.js";
 import { errorText, locale, t } from "../i18n.js";
 import { racerName } from "../names.js";
+import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
 import { clock, phaseAt, statusText } from "./race.js";
@@ -32,6 +33,8 @@ export function createWatchView(app) {
       <div class="seats"></div>
     </section>`);
   const q = (s) => root.querySelector(s);
+  const results = createResults();
+  q(".race-head").after(results);
   let id = null;
   let race = null;
   let seats = new Map(); // seat -> {board, el, state, progress}
@@ -77,6 +80,7 @@ export function createWatchView(app) {
     q(".race-meta").textContent = bits.join(" · ");
     q(".watch-n").textContent = String(race.watchers ?? 0);
     q(".replay").hidden = race.phase !== "finished";
+    paintResults(results, race);
     root.dataset.phase = phase;
   }
 
@@ -188,6 +192,7 @@ export function createWatchView(app) {
       race = null;
       seats = new Map();
       q(".seats").replaceChildren();
+      results.hidden = true;
       listen();
       start();
     },

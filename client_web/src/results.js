@@ -1,0 +1,40 @@
+// The results table of a finished race, shared by the race view (a racer's) and the watch view (a
+// spectator's): rank, name, status, score, time, moves and undos, with par for the deal.
+import { t } from "./i18n.js";
+import { racerName } from "./names.js";
+import { el, translate } from "./ui.js";
+import { clock, statusText } from "./views/race.js"; // function declarations: safe in this import cycle
+
+/** The panel: its heading, par, the table, and an empty `.dlg-actions` for the view's own buttons. */
+export function createResults() {
+  const panel = el(`
+    <div class="panel results" hidden>
+      <h2 data-t="ui.results"></h2>
+      <p class="par"></p>
+      <div class="table-wrap"><table class="results-table"><thead><tr>
+        <th>#</th><th data-t="ui.name"></th><th data-t="ui.status_label"></th><th data-t="ui.score"></th><th data-t="ui.time"></th><th data-t="ui.moves"></th><th data-t="ui.undos"></th>
+      </tr></thead><tbody></tbody></table></div>
+      <div class="dlg-actions"></div>
+    </div>`);
+  translate(panel);
+  return panel;
+}
+
+/** Show `race`'s results in `panel` (hidden until the race is finished); the row of `mySeat` is marked. */
+export function paintResults(panel, race, mySeat = null) {
+  const done = race?.phase === "finished";
+  panel.hidden = !done;
+  if (!done) return;
+  const rows = (race.results ?? []).map((r) => {
+    const tr = document.createElement("tr");
+    if (mySeat != null && r.seat === mySeat) tr.className = "me";
+    for (const value of [r.rank, racerName(r), statusText(r.status), r.score, clock(r.elapsed), r.moves, r.undos]) {
+      const td = document.createElement("td");
+      td.textContent = String(value);
+      tr.append(td);
+    }
+    return tr;
+  });
+  panel.querySelector("tbody").replaceChildren(...rows);
+  panel.querySelector(".par").textContent = race.par == null ? "" : t("ui.par", { n: race.par });
+}
