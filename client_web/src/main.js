@@ -162,7 +162,17 @@ conn.on("ready", ({ welcome }) => {
   if (currentName === "play") instances.get("play").start(welcome);
 });
 
+/** A shared /r/<id> or /watch/<id> link becomes the page's own address (/#/race/<id>), so that the hash
+ * links and navigate() that follow never mix two paths (/r/<old>#/race/<new>). */
+function canonicalAddress() {
+  const path = currentRoute();
+  if (location.pathname !== "/" && !location.hash && path !== "/") {
+    history.replaceState(history.state, "", `/${location.search}#${path}`);
+  }
+}
+
 translate(shell);
+canonicalAddress();
 window.addEventListener("hashchange", route);
 route();
 

@@ -82,3 +82,43 @@ def test_spectators_see_the_results_table_of_the_racers(new_context: Any, web_se
     shot(late, "watch-results")
     for page in (host, guest, watcher, late):
         assert not page.errors, page.errors
+
+
+def test_spectators_follow_the_rematch_and_racers_get_a_clean_address(
+    new_context: Any, web_server: Any
+) -> None:
+    base = web_server.http
+    host, guest, race_id = running_race(new_context, base)
+    # the guest came by the shared link: the address is the page's own from the start
+    assert guest.evaluate("location.pathname + location.hash") == f"/#/race/{race_id}"
+    watcher = open_page(new_context, f"{base}/watch/{race_id}")
+    watcher.wait_for_selector(".watch-view .seat")
+    for page in (host, guest):
+        page.click(".resign")
+    watcher.wait_for_selector(".watch-view .results:not([hidden])")
+    assert watcher.locator(".watch-rematch").is_hidden()
+
+    host.click(".rematch")
+    host.wait_for_function(
+        "id => location.hash.startsWith('#/race/') && !location.hash.endsWith(id)", arg=race_id
+    )
+    rematch_id = str(host.evaluate("location.hash.split('/')[2]"))
+    offer = watcher.locator(".watch-rematch:not([hidden])")
+    offer.wait_for()
+    assert offer.text_content() == UI["watch_rematch"]
+    offer.click()
+    watcher.wait_for_function("id => location.hash === `#/watch/${id}`", arg=rematch_id)
+    watcher.wait_for_selector(".watch-view[data-phase=lobby]")
+    assert watcher.locator(".watch-view .results").is_hidden()  # nothing of the old race stays
+
+    guest.wait_for_function(
+        "text => document.querySelector('.rematch').textContent === text", arg=UI["join_rematch"]
+    )
+    guest.click(".rematch")
+    guest.wait_for_function(
+        "document.querySelector('.race-room').dataset.phase === 'lobby' && document.querySelectorAll('.racer').length === 2"
+    )
+    assert guest.evaluate("location.pathname + location.hash") == f"/#/race/{rematch_id}"
+    host.wait_for_function("document.querySelector('.watch-n').textContent === '1'")  # watched by the spectator
+    for page in (host, guest, watcher):
+        assert not page.errors, page.errors

@@ -34,6 +34,8 @@ export function createWatchView(app) {
     </section>`);
   const q = (s) => root.querySelector(s);
   const results = createResults();
+  const rematch = el(`<a class="btn primary watch-rematch" data-t="ui.watch_rematch" hidden></a>`);
+  results.querySelector(".dlg-actions").append(rematch);
   q(".race-head").after(results);
   let id = null;
   let race = null;
@@ -81,6 +83,8 @@ export function createWatchView(app) {
     q(".watch-n").textContent = String(race.watchers ?? 0);
     q(".replay").hidden = race.phase !== "finished";
     paintResults(results, race);
+    rematch.hidden = !race.rematch; // the racers' next race: a spectator follows it too
+    if (race.rematch) rematch.href = `#/watch/${race.rematch}`;
     root.dataset.phase = phase;
   }
 
