@@ -198,6 +198,7 @@ def test_play_and_race_lobby_fit_a_phone_in_every_language(new_context: Any, web
             assert page.evaluate(FITS), (shown, loc, page.evaluate("document.documentElement.scrollWidth"))
             new = page.locator(".hud .new").bounding_box()
             assert new is not None and new["x"] >= 0 and new["x"] + new["width"] <= PHONE["width"], loc
+            assert_nav_fits(page, loc)
     page.select_option(".lang-select", "en")
 
     page.click(".nav a[data-view=race]")
@@ -210,3 +211,14 @@ def test_play_and_race_lobby_fit_a_phone_in_every_language(new_context: Any, web
         copy = page.locator(".copy-link").bounding_box()
         assert copy is not None and copy["x"] >= 0 and copy["x"] + copy["width"] <= PHONE["width"], loc
     shot(page, "race-lobby-phone")
+
+
+def assert_nav_fits(page: Any, loc: str) -> None:
+    """Every navigation entry whole on the screen, and the navigation itself not scrolling sideways."""
+    assert page.evaluate("(n => n.scrollWidth <= n.clientWidth)(document.querySelector('.nav'))"), loc
+    for link in page.locator(".nav a").all():
+        box = link.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (
+            loc,
+            link.text_content(),
+        )

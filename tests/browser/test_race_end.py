@@ -119,6 +119,8 @@ def test_spectators_follow_the_rematch_and_racers_get_a_clean_address(
         "document.querySelector('.race-room').dataset.phase === 'lobby' && document.querySelectorAll('.racer').length === 2"
     )
     assert guest.evaluate("location.pathname + location.hash") == f"/#/race/{rematch_id}"
-    host.wait_for_function("document.querySelector('.watch-n').textContent === '1'")  # watched by the spectator
+    host.wait_for_function(
+        "document.querySelector('.watch-n').textContent === '1'"
+    )  # watched by the spectator
     for page in (host, guest, watcher):
         assert not page.errors, page.errors
