@@ -110,6 +110,15 @@ function highlight(name) {
 }
 app.highlight = highlight;
 
+let titleKey = null;
+/** The tab's title: the view's name (`key`, a catalog path) and the app's, in the page's language. A view may
+ * retitle itself (the daily challenge is played in the race view). */
+function retitle(key) {
+  titleKey = key;
+  document.title = `${t(key)} · ${t("ui.app_title")}`;
+}
+app.retitle = retitle;
+
 const instances = new Map();
 let currentName = null;
 
@@ -137,14 +146,14 @@ function route() {
   currentName = name;
   view.mount(params);
   highlight(name);
-  document.title = `${t(view.title)} · ${t("ui.app_title")}`;
+  retitle(view.title);
 }
 
 function relabel() {
   translate(shell);
   select.value = locale();
   for (const view of instances.values()) view.relabel();
-  if (currentName) document.title = `${t(instances.get(currentName).title)} · ${t("ui.app_title")}`;
+  if (titleKey) retitle(titleKey);
   if (!banner.hidden) banner.textContent = t("ui.reconnecting");
 }
 

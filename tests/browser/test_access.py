@@ -222,3 +222,21 @@ def assert_nav_fits(page: Any, loc: str) -> None:
             loc,
             link.text_content(),
         )
+
+
+def test_the_tab_title_names_the_view_in_the_page_language(page: Any) -> None:
+    views = {
+        "play": "nav_play",
+        "race": "nav_race",
+        "daily": "daily_title",
+        "leaderboards": "nav_leaderboards",
+    }
+    views["rules"] = "nav_rules"
+    for loc in ("ms", "he"):
+        page.select_option(".lang-select", loc)
+        ui = catalog(loc)["ui"]
+        for view, key in views.items():
+            page.click(f".nav a[data-view={view}]")
+            page.wait_for_function("title => document.title === title", arg=f"{ui[key]} · {ui['app_title']}")
+    page.select_option(".lang-select", "en")  # a language switch retitles the shown view
+    page.wait_for_function("document.title === 'Rules · Golf Race'")

@@ -117,6 +117,7 @@ def test_daily_challenge_and_its_leaderboard(new_context: Any, web_server: Any) 
     page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
     assert page.text_content(".race-title").startswith(UI["daily_title"])
     assert page.get_attribute(".nav a[aria-current=page]", "data-view") == "daily"  # not "race"
+    assert page.title() == f"{UI['daily_title']} · {UI['app_title']}"
     page.keyboard.press("d")
     page.wait_for_selector('.race-room[data-v="1"]')
     page.click(".resign")

@@ -347,6 +347,7 @@ export function createRaceView(app) {
 
   function renderHead() {
     app.highlight(race.daily ? "daily" : "race");
+    app.retitle(race.daily ? "ui.daily_title" : "ui.nav_race");
     const kind = race.daily ? t("ui.daily_title") : t("ui.race");
     q(".race-title").textContent = race.daily ? `${kind} · ${race.daily}` : kind;
     const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy")];
