@@ -155,3 +155,11 @@ def wait_until(page: Any, condition: Callable[[], bool], timeout_ms: int = 10_00
     while not condition():
         assert time.monotonic() < deadline, f"timed out: {condition}"
         page.wait_for_timeout(20)
+
+
+def resign(page: Any) -> None:
+    """Resign from a race through its confirmation dialog (Enter confirms)."""
+    page.click(".resign")
+    page.wait_for_selector("dialog.confirm[open] .ok:focus")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("dialog.confirm", state="detached")

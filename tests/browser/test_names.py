@@ -7,6 +7,7 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 
+from .helpers import resign
 from .test_race import open_page
 
 UI = catalog("en")["ui"]
@@ -50,7 +51,7 @@ def test_unnamed_racers_are_players_with_their_seat_and_a_guest_names_themselves
     wait_names(watcher, ".seat-name", "Player 1|Bea")
     for page in (host, guest):
         page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
-        page.click(".resign")
+        resign(page)
     host.wait_for_selector(".results:not([hidden])")
     assert names(host, ".results-table tbody td:nth-child(2)") in ("Player 1|Bea", "Bea|Player 1")
     watcher.wait_for_selector(".watch-view[data-phase=finished]")
@@ -65,7 +66,7 @@ def test_an_unnamed_leaderboard_entry_is_a_player(new_context: Any, web_server: 
     page.click(".play-daily")
     page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
     wait_names(page, ".racer-name", "Player 1 ★")  # the host of their own one-seat race
-    page.click(".resign")
+    resign(page)
     page.wait_for_selector(".results:not([hidden])")
     page.goto(web_server.http + "/?lang=ms#/leaderboards")
     page.wait_for_selector(".boards-view[data-loaded^='daily:'] tr.me")

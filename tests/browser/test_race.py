@@ -6,7 +6,7 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 
-from .helpers import shot
+from .helpers import resign, shot
 
 UI = catalog("en")["ui"]
 
@@ -72,7 +72,7 @@ def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
     shot(watcher, "race-watch")
 
     for page in (host, guest):
-        page.click(".resign")
+        resign(page)
     for page in (host, guest, watcher):
         page.wait_for_selector("[data-phase=finished]")
     host.wait_for_selector(".results:not([hidden])")
@@ -120,7 +120,7 @@ def test_daily_challenge_and_its_leaderboard(new_context: Any, web_server: Any) 
     assert page.title() == f"{UI['daily_title']} · {UI['app_title']}"
     page.keyboard.press("d")
     page.wait_for_selector('.race-room[data-v="1"]')
-    page.click(".resign")
+    resign(page)
     page.wait_for_selector(".results:not([hidden])")
 
     page.goto(web_server.http + "/#/daily")
@@ -163,7 +163,7 @@ def test_race_links_lead_strangers_to_the_watch_view_and_racers_to_their_seat(
     assert seat.locator("#toast.show").count() == 0
 
     # a finished race's link: the spectator's view of the end, with its replay
-    seat.click(".resign")
+    resign(seat)
     seat.wait_for_selector(".results:not([hidden])")
     late = open_page(new_context, f"{base}/r/{race_id}")
     late.wait_for_function("id => location.hash === `#/watch/${id}`", arg=race_id)

@@ -7,7 +7,7 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 
-from .helpers import EXAMPLE_CODE, shot
+from .helpers import EXAMPLE_CODE, of_type, record_frames, resign, shot
 from .test_race import open_page
 
 UI = catalog("en")["ui"]
@@ -32,7 +32,7 @@ def test_a_racer_done_first_sees_their_result_and_waits_with_live_progress(
     new_context: Any, web_server: Any
 ) -> None:
     host, guest, _ = running_race(new_context, web_server.http)
-    host.click(".resign")
+    resign(host)
     waiting = host.locator(".my-end:not([hidden])")
     waiting.wait_for()
     assert UI["status"]["resigned"] in waiting.text_content()
@@ -47,7 +47,7 @@ def test_a_racer_done_first_sees_their_result_and_waits_with_live_progress(
     )
     assert guest.locator(".my-end").is_hidden()  # still playing: no waiting panel
     shot(host, "race-waiting-for-the-others")
-    guest.click(".resign")
+    resign(guest)
     for page in (host, guest):
         page.wait_for_selector(".results:not([hidden])")
         assert page.locator(".my-end").is_hidden()
@@ -65,7 +65,7 @@ def test_spectators_see_the_results_table_of_the_racers(new_context: Any, web_se
     watcher.wait_for_selector(".watch-view .seat")
     assert watcher.locator(".watch-view .results").is_hidden()  # not before the end
     for page in (host, guest):
-        page.click(".resign")
+        resign(page)
     host.wait_for_selector(".results:not([hidden])")
     watcher.wait_for_selector(".watch-view .results:not([hidden])")
     watcher.wait_for_function("document.querySelectorAll('.results-table tbody tr').length === 2")
@@ -76,7 +76,8 @@ def test_spectators_see_the_results_table_of_the_racers(new_context: Any, web_se
     late.wait_for_selector(".watch-view .results:not([hidden])")
     resigned = catalog("ro")["ui"]["status"]["resigned"]
     late.wait_for_function(
-        "s => [...document.querySelectorAll('.results-table tbody td')].filter(td => td.textContent === s).length === 2",
+        "s => [...document.querySelectorAll('.results-table tbody td')]"
+        ".filter(td => td.textContent === s).length === 2",
         arg=resigned,
     )
     shot(late, "watch-results")
@@ -94,7 +95,7 @@ def test_spectators_follow_the_rematch_and_racers_get_a_clean_address(
     watcher = open_page(new_context, f"{base}/watch/{race_id}")
     watcher.wait_for_selector(".watch-view .seat")
     for page in (host, guest):
-        page.click(".resign")
+        resign(page)
     watcher.wait_for_selector(".watch-view .results:not([hidden])")
     assert watcher.locator(".watch-rematch").is_hidden()
 
@@ -116,11 +117,39 @@ def test_spectators_follow_the_rematch_and_racers_get_a_clean_address(
     )
     guest.click(".rematch")
     guest.wait_for_function(
-        "document.querySelector('.race-room').dataset.phase === 'lobby' && document.querySelectorAll('.racer').length === 2"
+        "document.querySelector('.race-room').dataset.phase === 'lobby'"
+        " && document.querySelectorAll('.racer').length === 2"
     )
     assert guest.evaluate("location.pathname + location.hash") == f"/#/race/{rematch_id}"
     host.wait_for_function(
         "document.querySelector('.watch-n').textContent === '1'"
     )  # watched by the spectator
     for page in (host, guest, watcher):
+        assert not page.errors, page.errors
+
+
+def test_resign_asks_first_escape_keeps_playing(new_context: Any, web_server: Any) -> None:
+    host, guest, _ = running_race(new_context, web_server.http)
+    frames = record_frames(host)
+    host.reload()  # the recorder sees the page's new connection
+    host.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])")
+    host.click(".resign")
+    dialog = host.locator("dialog.confirm[open]")
+    dialog.wait_for()
+    assert dialog.locator("h2").text_content() == UI["resign_confirm"]
+    assert dialog.locator(".ok").text_content() == UI["resign"]
+    shot(host, "race-resign-confirm")
+    host.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+    host.keyboard.press("d")  # the board still plays
+    host.wait_for_selector('.race-room[data-v="1"]')
+    host.click(".resign")
+    host.click("dialog.confirm .cancel")
+    host.wait_for_selector("dialog.confirm", state="detached")
+    assert of_type(frames["sent"], "race_resign") == []
+    assert host.locator(".resign").is_visible()
+    resign(host)  # Enter confirms
+    host.wait_for_selector(".my-end:not([hidden])")
+    assert len(of_type(frames["sent"], "race_resign")) == 1
+    for page in (host, guest):
         assert not page.errors, page.errors

@@ -8,6 +8,7 @@ import { errorText, locale, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
 import { racerName } from "../names.js";
+import { confirmDialog } from "../confirm.js";
 import { createResults, paintResults } from "../results.js";
 import { nextSeq, seenSeq } from "../seq.js";
 import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
@@ -428,7 +429,11 @@ export function createRaceView(app) {
     app.navigate("#/race");
   });
   q(".undo").addEventListener("click", () => act("undo"));
-  q(".resign").addEventListener("click", () => app.conn.send({ t: "race_resign", race: raceId }));
+  q(".resign").addEventListener("click", async () => {
+    const id = raceId;
+    if (!(await confirmDialog("ui.resign_confirm", "ui.resign"))) return;
+    if (id === raceId && race?.phase !== "finished") app.conn.send({ t: "race_resign", race: id });
+  });
   q(".rematch").addEventListener("click", () => {
     if (race?.rematch) app.navigate(`#/race/${race.rematch}`);
     else {

@@ -1,0 +1,32 @@
+// A yes/no question in the page's own dialog style: Enter (the focused confirm button) says yes, Escape or
+// Cancel says no.
+import { t } from "./i18n.js";
+import { el } from "./ui.js";
+
+const YES = "yes";
+
+/** Ask `question` (a catalog path); resolves true when the player confirms with `confirmKey`'s button. */
+export function confirmDialog(question, confirmKey) {
+  return new Promise((resolve) => {
+    const d = el(`
+      <dialog class="dlg confirm" aria-labelledby="confirm-title">
+        <form method="dialog">
+          <h2 id="confirm-title"></h2>
+          <div class="dlg-actions">
+            <button type="submit" class="btn cancel" value=""></button>
+            <button type="submit" class="btn primary ok" value="${YES}"></button>
+          </div>
+        </form>
+      </dialog>`);
+    d.querySelector("h2").textContent = t(question);
+    d.querySelector(".cancel").textContent = t("ui.cancel");
+    d.querySelector(".ok").textContent = t(confirmKey);
+    d.addEventListener("close", () => {
+      d.remove();
+      resolve(d.returnValue === YES);
+    });
+    document.body.append(d);
+    d.showModal();
+    d.querySelector(".ok").focus();
+  });
+}
