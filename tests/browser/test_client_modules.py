@@ -116,3 +116,40 @@ import('./src/seq.js').then(m => {
         "after_lower": 9,
         "stored": "9",
     }
+
+
+def test_a_race_is_joined_by_its_link_or_its_id() -> None:
+    """client_web/src/raceid.js: the shared link, the page's own address, a watch link or the bare id."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    rid = "rab2cdefghjk"
+    texts = {
+        rid: rid,
+        f"  {rid.upper()} ": rid,
+        f"https://golf.example/r/{rid}": rid,
+        f"http://127.0.0.1:8000/r/{rid}/": rid,
+        f"https://golf.example/#/race/{rid}": rid,
+        f"https://golf.example/watch/{rid}": rid,
+        "hello": None,
+        "": None,
+        "r123": None,
+        "rab2cdefghjl0": None,  # 0 and l are not in the alphabet, and too long
+        f"https://golf.example/leaderboards/{rid}": None,
+        f"/r/{rid}": None,  # not a whole link
+    }
+    script = (
+        "import('./src/raceid.js').then(m => {"
+        "const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "process.stdout.write(JSON.stringify(texts.map(t => m.raceIdFrom(t))));})"
+    )
+    out = subprocess.run(
+        [node, "-e", script],
+        input=json.dumps(list(texts)),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO / "client_web",
+        timeout=30,
+    )
+    assert dict(zip(texts, json.loads(out.stdout), strict=True)) == texts

@@ -73,3 +73,31 @@ def test_an_unnamed_leaderboard_entry_is_a_player(new_context: Any, web_server: 
     ms = catalog("ms")["ui"]
     assert names(page, ".board-table tr.me td:nth-child(2)") == f"{ms['player']} ({ms['you']})"
     assert not page.errors, page.errors
+
+
+def test_the_race_tab_joins_a_race_by_its_link_or_id(new_context: Any, web_server: Any) -> None:
+    base = web_server.http
+    host = open_page(new_context, base + "/#/race")
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = host.evaluate("location.hash.split('/')[2]")
+    guest = open_page(new_context, base + "/?lang=ro#/race")
+    guest.fill("#race-join-id", "not a race")
+    guest.press("#race-join-id", "Enter")
+    error = guest.locator("#race-join-error:not([hidden])")
+    error.wait_for()
+    assert error.text_content() == catalog("ro")["ui"]["join_error"]
+    guest.fill("#race-join-id", f"{base}/r/{race_id}")  # the shared link, pasted
+    guest.click(".race-join button[type=submit]")
+    guest.wait_for_function("id => location.hash === `#/race/${id}`", arg=race_id)
+    for page in (host, guest):
+        page.wait_for_function("document.querySelectorAll('.racer').length === 2")
+    guest.click(".leave")
+    guest.wait_for_function("location.hash === '#/race'")
+    host.wait_for_function("document.querySelectorAll('.racer').length === 1")
+    assert guest.locator("#race-join-error").is_hidden()
+    guest.fill("#race-join-id", race_id)  # the id, typed
+    guest.press("#race-join-id", "Enter")
+    host.wait_for_function("document.querySelectorAll('.racer').length === 2")
+    for page in (host, guest):
+        assert not page.errors, page.errors

@@ -9,6 +9,7 @@ import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
 import { racerName } from "../names.js";
 import { confirmDialog } from "../confirm.js";
+import { raceIdFrom } from "../raceid.js";
 import { createResults, paintResults } from "../results.js";
 import { nextSeq, seenSeq } from "../seq.js";
 import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
@@ -66,6 +67,15 @@ export function createRaceView(app) {
           </label>
         </div>
         <div class="dlg-actions"><button type="submit" class="btn primary create" data-t="ui.create_race"></button></div>
+      </form>
+      <form class="panel race-join" novalidate>
+        <h2 data-t="ui.join_title"></h2>
+        <label class="field-label" for="race-join-id" data-t="ui.join_label"></label>
+        <div class="share-row">
+          <input id="race-join-id" name="race" dir="ltr" autocomplete="off" spellcheck="false" aria-describedby="race-join-error">
+          <button type="submit" class="btn primary" data-t="ui.join"></button>
+        </div>
+        <p id="race-join-error" class="field-error" role="alert" hidden></p>
       </form>
       <div class="race-room" hidden>
         <div class="panel race-head">
@@ -172,6 +182,24 @@ export function createRaceView(app) {
   const answersCreate = (m) =>
     Boolean(awaitingCreate && m.you && m.race !== raceId) &&
     (m.rid === awaitingCreate || awaitingCreate === `rematch:${m.previous}`);
+
+  // --- join by link or id ----------------------------------------------------------------------------------
+  const joinForm = q(".race-join");
+  joinForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = joinForm.elements.race;
+    const id = raceIdFrom(input.value);
+    const error = q("#race-join-error");
+    error.hidden = Boolean(id);
+    input.setAttribute("aria-invalid", id ? "false" : "true");
+    if (!id) {
+      error.textContent = t("ui.join_error");
+      input.focus();
+      return;
+    }
+    input.value = "";
+    app.navigate(`#/race/${id}`);
+  });
 
   // --- the room -----------------------------------------------------------------------------------------
   function join() {
@@ -467,6 +495,8 @@ export function createRaceView(app) {
       lastDialogFor = null;
       clearRoom();
       form.hidden = Boolean(raceId);
+      joinForm.hidden = Boolean(raceId);
+      q("#race-join-error").hidden = true;
       room.hidden = !raceId;
       if (raceId) join();
     },
