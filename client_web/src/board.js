@@ -16,6 +16,7 @@ export class Board {
     this.loc = "en";
     this.el = document.createElement("div");
     this.el.className = compact ? "board compact" : "board";
+    this.el.setAttribute("role", "group"); // named, so its description (aria-describedby) is announced
     this.el.innerHTML = `
       <div class="tableau" role="group"></div>
       <div class="piles">
@@ -69,6 +70,7 @@ export class Board {
 
     for (let c = 0; c < COLUMNS; c++) this.paintColumn(c, state.columns[c] ?? [], relabel);
     this.paintPiles(state, relabel || !before || before.discard !== state.discard);
+    this.el.setAttribute("aria-label", t("ui.board_label"));
     this.tableau.setAttribute("aria-label", t("ui.tableau"));
 
     if (hadFocus && !this.tableau.contains(document.activeElement)) this.refocus(hadFocus);
@@ -111,10 +113,10 @@ export class Board {
     this.stock.classList.toggle("empty", n === 0);
     this.stockStack.style.setProperty("--depth", String(Math.min(n, 4)));
     const texts = catalog(this.loc).describe;
-    this.stock.setAttribute(
-      "aria-label",
-      `${format(texts.stock[pluralCategory(n, this.loc)], { n })}. ${t("ui.draw")}`,
-    );
+    const count = format(texts.stock[pluralCategory(n, this.loc)], { n });
+    this.stock.setAttribute("aria-label", n > 0 && this.interactive ? `${count}. ${t("ui.draw")}` : count);
+    if (n === 0) this.stock.setAttribute("aria-disabled", "true"); // still tappable: the refusal is explained
+    else if (this.interactive) this.stock.removeAttribute("aria-disabled");
     this.discard.setAttribute(
       "aria-label",
       state.discard ? format(texts.discard, { card: cardName(state.discard, this.loc) }) : texts.discard_empty,

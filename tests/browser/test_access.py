@@ -240,3 +240,22 @@ def test_the_tab_title_names_the_view_in_the_page_language(page: Any) -> None:
             page.wait_for_function("title => document.title === title", arg=f"{ui[key]} · {ui['app_title']}")
     page.select_option(".lang-select", "en")  # a language switch retitles the shown view
     page.wait_for_function("document.title === 'Rules · Golf Race'")
+
+
+def test_the_board_is_a_named_group_and_an_empty_stock_offers_no_draw(page: Any) -> None:
+    deal(page, EXAMPLE_CODE)
+    board = page.locator(".play .board")
+    assert board.get_attribute("aria-describedby") == "board-desc"
+    snapshot = board.aria_snapshot()
+    assert snapshot.startswith(f'- group "{catalog("en")["ui"]["board_label"]}"'), snapshot
+    assert f'button "{describe_stock(16)}. {catalog("en")["ui"]["draw"]}"' in snapshot
+    for _ in range(16):
+        press(page, Draw())
+    snapshot = board.aria_snapshot()
+    assert catalog("en")["ui"]["draw"] not in snapshot, snapshot
+    assert f'button "{describe_stock(0)}" [disabled]' in snapshot, snapshot
+
+
+def describe_stock(n: int) -> str:
+    texts = catalog("en")["describe"]["stock"]
+    return str(texts["zero" if n == 0 else "one" if n == 1 else "few"]).format(n=n)
