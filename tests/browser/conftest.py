@@ -16,6 +16,8 @@ import pytest
 from golfrace.settings import Settings
 from golfrace.testing import CHROMIUM_ARGS, RunningServer, start_process, stop_process
 
+from .helpers import record_frames
+
 REPO = Path(__file__).resolve().parents[2]
 DIST = REPO / "client_web" / "dist"
 ARTIFACTS = REPO / "test-artifacts"
@@ -108,6 +110,7 @@ def page(new_context: Any, web_server: RunningServer) -> Any:
     pg = new_context().new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    pg.recorded_frames = record_frames(pg)  # for the failure message of helpers.click and press
     pg.goto(web_server.http + "/")
     pg.wait_for_selector(".play[data-v]")
     yield pg

@@ -105,7 +105,23 @@ def click(page: Any, action: Action) -> None:
         page.click(".board .stock")
     elif isinstance(action, Undo):
         page.click(".hud .undo")
-    wait_version(page, v + 1)
+    wait_shown(page, v + 1, action)
+
+
+def wait_shown(page: Any, v: int, action: Action) -> None:
+    """``wait_version``, failing with what the page showed and the last frames (when recorded)."""
+    try:
+        wait_version(page, v)
+    except Exception as exc:
+        shown = page.evaluate(
+            "() => ({v: document.querySelector('.play')?.dataset.v,"
+            " status: document.querySelector('.play')?.dataset.status,"
+            " toast: document.querySelector('#toast')?.textContent,"
+            " focused: document.activeElement?.outerHTML?.slice(0, 200)})"
+        )
+        frames = getattr(page, "recorded_frames", None) or {}
+        last = {k: frames.get(k, [])[-6:] for k in ("sent", "received")}
+        raise AssertionError(f"{action} not shown as version {v}: page {shown}, last frames {last}") from exc
 
 
 KEYS = {Draw: "d", Undo: "u"}
@@ -115,7 +131,7 @@ def press(page: Any, action: Action) -> None:
     """One action by keyboard."""
     v = version(page)
     page.keyboard.press(str(action.column) if isinstance(action, Tap) else KEYS[type(action)])
-    wait_version(page, v + 1)
+    wait_shown(page, v + 1, action)
 
 
 def shot(page: Any, name: str) -> Path:
