@@ -3,7 +3,7 @@
 import { t } from "./i18n.js";
 import { racerName } from "./names.js";
 import { el, translate } from "./ui.js";
-import { clock, statusText } from "./views/race.js"; // function declarations: safe in this import cycle
+import { clock, statusText } from "./format.js";
 
 /** The panel: its heading, par, the table, and an empty `.dlg-actions` for the view's own buttons. */
 export function createResults() {

@@ -1,7 +1,8 @@
 // Daily: today's challenge, the result with its share text, the streak and the countdown to the next.
 import { errorText, t } from "../i18n.js";
 import { copyText, el, toast, translate } from "../ui.js";
-import { clock, playerName } from "./race.js";
+import { clock } from "../format.js";
+import { playerName } from "./race.js";
 
 export function createDailyView(app) {
   const root = el(`

@@ -3,7 +3,7 @@ import { checkCode } from "../codes.js";
 import { errorText, t } from "../i18n.js";
 import { entryName } from "../names.js";
 import { el, translate } from "../ui.js";
-import { clock } from "./race.js";
+import { clock } from "../format.js";
 
 const LIMIT = 20;
 const CODE_EXAMPLE = "GO1-E-ABCDEFG";

@@ -3,6 +3,7 @@
 import { Board } from "../board.js";
 import { checkCode } from "../codes.js";
 import { describeState } from "../describe.js";
+import { clock, statusText } from "../format.js";
 import { applyDiff, fromSnapshot, snapshotIsNewer } from "../gamestate.js";
 import { errorText, locale, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
@@ -19,18 +20,8 @@ const TABLEAU = 35;
 const SEQ_KEY = "golfrace.rseq.";
 const NAME_KEY = "golfrace.name";
 
-export function clock(ms) {
-  if (ms == null) return "—";
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
 export function raceLink(id) {
   return `${location.origin}/r/${id}`;
-}
-
-export function statusText(status) {
-  return t(`ui.status.${status}`);
 }
 
 /** A race's phase at server time `now`: the server sends `race` at the start of the countdown, not when it

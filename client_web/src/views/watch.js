@@ -7,7 +7,8 @@ import { racerName } from "../names.js";
 import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
-import { clock, phaseAt, statusText } from "./race.js";
+import { clock, statusText } from "../format.js";
+import { phaseAt } from "./race.js";
 
 const REPLAY_STEP_MS = 260;
 
