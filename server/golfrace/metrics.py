@@ -19,6 +19,12 @@ ERRORS = Counter("golfrace_errors", "Error messages sent, by code", ["code"], re
 CLOSES = Counter(
     "golfrace_closes", "Connections closed by the server, by close code", ["code"], registry=REGISTRY
 )
+RACE_RESULTS = Counter(
+    "golfrace_race_results",
+    "Racers' ends in finished races, by status (won, stuck, resigned, timeout, abandoned)",
+    ["status"],
+    registry=REGISTRY,
+)
 CONFLICTS = Counter("golfrace_cas_conflicts", "Compare-and-set retries on a game", registry=REGISTRY)
 REDIS_SECONDS = Histogram(
     "golfrace_redis_seconds",

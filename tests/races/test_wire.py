@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 from golfrace.client import Client
 from golfrace.engine import Card, Game, GameCode, Rules, Status
@@ -102,7 +103,19 @@ def cards_in(frame: Any) -> set[str]:
     return out
 
 
+async def race_results_metric(server: Any, status: str) -> float:
+    """``golfrace_race_results_total{status=...}`` as the server's /metrics shows it."""
+    async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+        text = (await http.get("/metrics")).text
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == "golfrace_race_results_total" and sample.labels.get("status") == status:
+                return sample.value
+    return 0.0
+
+
 async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any) -> None:
+    resigned_before = await race_results_metric(server, "resigned")
     ann = await make_client(name="Ann")
     bob = await make_client(name="Bob")
     eve = await make_client(name="Eve")
@@ -165,6 +178,11 @@ async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any
     assert [r["player"] for r in results] == [ann.player, bob.player]
     assert results[1]["status"] == "resigned" and results[1]["moves"] == 3
     assert "par" in final
+    for _ in range(100):  # counted by the writer that ended the race, just after it published the end
+        if await race_results_metric(server, "resigned") == resigned_before + 1:
+            break
+        await asyncio.sleep(0.05)
+    assert await race_results_metric(server, "resigned") == resigned_before + 1
 
     # the records: public after the end; the deal shows what was face down
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:

@@ -28,6 +28,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
+from .. import metrics
 from ..engine import Action, GameCode, Rules, Variants, random_code
 from ..protocol import pack
 from . import solving, views
@@ -434,6 +435,8 @@ class RaceService:
     # --- the end of a race --------------------------------------------------------------------------------
     async def _finish(self, race: Race) -> None:
         """Once per race: keep every racer's record, post ranked results, close daily attempts."""
+        for racer in race.racers:
+            metrics.labelled(metrics.RACE_RESULTS, racer.status).inc()
         try:
             for racer in race.racers:
                 if racer.game is None or racer.finished_at is None:
