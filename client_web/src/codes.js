@@ -30,6 +30,16 @@ export function checkCode(text) {
   return { ok: true, code: canonical, rules };
 }
 
+// Everything a valid code can start with: "GO1-", a rule letter, up to 7 letters, then a variant's start
+// (strict S, jokers J1/J2, empty discard D, in that order).
+const PREFIX_RE = /^GO1-(?:[ENC](?:-(?:[A-Z]{0,6}|[A-Z]{7}(?:-S?(?:J[12]?)?D?)?))?)?$/;
+
+/** True while `text` can still become a valid code by typing more: the dialog waits with its error. */
+export function isCodePrefix(text) {
+  const raw = String(text ?? "").trim().toUpperCase();
+  return `${PREFIX}-`.startsWith(raw) || PREFIX_RE.test(raw);
+}
+
 /** The same deal under the other rule letter (the seven letters and the variants stay). */
 export function withRules(code, rules) {
   const parts = code.split("-");

@@ -76,6 +76,57 @@ def test_code_check_mirrors_the_engine() -> None:
             assert got == {"ok": True, "code": str(code), "rules": code.rules.value}, text
 
 
+def test_an_unfinished_code_is_a_prefix_and_a_wrong_one_is_not() -> None:
+    """isCodePrefix: every start of a valid code (any variant, any case) can still become one; a text with a
+    wrong part cannot, whatever is typed after it."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    rng = random.Random(7)
+    codes = ["GO1-E-AAAAAAB", "go1-n-aaaaaab", "GO1-C-ZZZZZZZ-SJ2D", "GO1-E-ABCDEFG-J1", "GO1-C-QWERTYU-D"]
+    for _ in range(40):
+        letters = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(7))
+        variant = rng.choice(["", "-S", "-J1", "-J2", "-D", "-SD", "-SJ1", "-J2D", "-SJ2D"])
+        codes.append(f"GO1-{rng.choice('ENC')}-{letters}{variant}")
+    for code in codes:
+        GameCode.parse(code)  # the engine agrees they are codes
+    starts = sorted({code[:n] for code in codes for n in range(len(code) + 1)})
+    wrong = [
+        "X",
+        "GO2",
+        "GO1E",
+        "GO1-X",
+        "GO1--",
+        "GO1-E-AAAA1",
+        "GO1-E-AAAAAAAA",
+        "GO1-E-AAAAAAB-J3",
+        "GO1-E-AAAAAAB-DS",
+        "GO1-E-AAAAAAB-S-D",
+        "GO1-E-AAAAAAB-JJ",
+        "GO1-E-AAAAAAB-SS",
+    ]
+    for text in wrong:
+        with pytest.raises(CodeError):
+            GameCode.parse(text)
+    script = (
+        "import('./src/codes.js').then(m => {"
+        "const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "process.stdout.write(JSON.stringify(texts.map(t => m.isCodePrefix(t))));})"
+    )
+    out = subprocess.run(
+        [node, "-e", script],
+        input=json.dumps(starts + wrong),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO / "client_web",
+        timeout=30,
+    )
+    got = dict(zip(starts + wrong, json.loads(out.stdout), strict=True))
+    assert [t for t in starts if not got[t]] == []
+    assert [t for t in wrong if got[t]] == []
+
+
 def test_seq_numbers_count_up_with_storage_blocked_full_or_fine() -> None:
     """client_web/src/seq.js: a page whose storage is missing or throws still sends increasing seqs, and a
     seq the server reports (after a reconnect) is never counted below."""

@@ -94,14 +94,21 @@ def test_new_game_dialog_checks_the_code_inline(page: Any) -> None:
     page.click(".hud .new")
     field = page.locator("#code-input")
     errors = catalog("en")["ui"]["code_errors"]
+    field.fill("GO1-E-AAAA")  # unfinished while typing: no error yet, until the field is left
+    page.wait_for_function("document.getElementById('code-input').value === 'GO1-E-AAAA'")
+    assert page.locator("#code-error").is_hidden()
+    field.blur()
+    page.wait_for_function(
+        "text => document.getElementById('code-error').textContent === text", arg=errors["length"]
+    )
     for text, part in [
         ("XX1-E-AAAAAAB", "prefix"),
         ("GO1-Z-AAAAAAB", "rules"),
-        ("GO1-E-AAAA", "length"),
+        ("GO1-E-AAAAAAAA", "length"),
         ("GO1-E-AAAA1AB", "character"),
         ("GO1-E-AAAAAAB-J3", "variant"),
     ]:
-        field.fill(text)
+        field.fill(text)  # none of these can become a code by typing more: the error shows at once
         page.wait_for_function(
             "text => document.getElementById('code-error').textContent === text", arg=errors[part]
         )

@@ -1,6 +1,6 @@
 // Play: one game of Golf against the deal, with the new-game, stuck and win dialogs and the keyboard.
 import { Board } from "../board.js";
-import { checkCode, withRules } from "../codes.js";
+import { checkCode, isCodePrefix, withRules } from "../codes.js";
 import { describeState } from "../describe.js";
 import { errorText, locale, stuckText, t } from "../i18n.js";
 import { GameSession } from "../session.js";
@@ -231,16 +231,19 @@ export function createPlayView(app) {
       if (!text) return { ok: true, code: null };
       return checkCode(text);
     };
+    // while typing, a code that is merely unfinished is no error yet; leaving the field (or Deal) says it
     input.addEventListener("input", () => {
       const r = check();
       if (r.ok) {
         showError(null);
         if (r.code) pick(r.rules);
-      } else if (input.value.trim().length >= 3) {
-        showError(t(`ui.code_errors.${r.part}`));
       } else {
-        showError(null);
+        showError(isCodePrefix(input.value) ? null : t(`ui.code_errors.${r.part}`));
       }
+    });
+    input.addEventListener("blur", () => {
+      const r = check();
+      if (!r.ok) showError(t(`ui.code_errors.${r.part}`));
     });
     for (const radio of radios) {
       radio.addEventListener("change", () => {
