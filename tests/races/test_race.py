@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from golfrace.engine import GameCode, Refusal, Undo, parse_token
@@ -155,27 +157,27 @@ def test_time_limit_settles_everyone_still_playing() -> None:
     assert verify(GameRecord.of(done, alice)).score == alice.final_score == results(done)[0]["score"]
 
 
-IDLE = RaceSettings(idle_forfeit_s=300)
-
-
 def test_a_racer_idle_after_another_finished_is_out() -> None:
     code, line = won_deal()
     race = started(code)
     s = race.starts_at
-    assert s is not None
+    assert s is not None and race.idle_s == 300  # the server's idle_forfeit_s when it was created
     race = race.act("bob", parse_token(line[0]), s + 5_000)  # bob's last move, then his tab closes
-    assert race.next_check(IDLE) is None  # nobody has finished: nobody waits on bob yet
-    assert race.settle(s + 3_600_000, IDLE) is race
+    assert race.next_check() is None  # nobody has finished: nobody waits on bob yet
+    assert race.settle(s + 3_600_000) is race
     race = run(race, "alice", line, s + 400_000)  # alice wins long after bob's last move
     assert race.racer("alice").outcome is Outcome.WON  # type: ignore[union-attr]
-    assert race.next_check(IDLE) == s + 5_000 + 300_000  # in the past: the next settle takes bob out
-    over = race.settle(s + 400_001, IDLE)
+    # bob gets the whole wait from alice's finish, not from his last move (a slow racer is not out at once)
+    assert race.next_check() == race.out_at(race.racer("bob")) == s + 400_000 + 300_000  # type: ignore[arg-type]
+    assert [p["out_at"] for p in race_view(race, "bob", s + 400_000)["racers"]] == [None, s + 700_000]
+    assert race.settle(s + 699_999) is race
+    over = race.settle(s + 700_001)
     bob = over.racer("bob")
     assert bob is not None and bob.outcome is Outcome.ABANDONED and bob.status == "abandoned"
-    assert bob.finished_at == s + 305_000 and bob.final_score == 0  # scored as stuck: no card removed
-    assert over.ended_at == s + 400_001 and over.next_check(IDLE) is None
+    assert bob.finished_at == s + 700_000 and bob.final_score == 0  # scored as stuck: no card removed
+    assert over.ended_at == s + 700_001 and over.next_check() is None
     assert [r["player"] for r in results(over)] == ["alice", "bob"]
-    assert over.settle(s + 500_000, IDLE) is over
+    assert over.settle(s + 900_000) is over
     assert Race.from_data(over.to_data()) == over
 
 
@@ -185,16 +187,20 @@ def test_idle_clock_restarts_with_each_move_and_solo_races_never_forfeit() -> No
     s = race.starts_at
     assert s is not None
     race = race.resign("alice", s + 1_000)
-    assert race.next_check(IDLE) == s + 300_000  # bob never moved: counted from the start
+    assert race.next_check() == s + 301_000  # bob never moved: counted from alice's finish
     race = race.act("bob", parse_token(line[0]), s + 200_000)
-    assert race.next_check(IDLE) == s + 500_000
-    assert race.settle(s + 499_999, IDLE) is race
-    assert race.settle(s + 500_000, IDLE).racer("bob").outcome is Outcome.ABANDONED  # type: ignore[union-attr]
-    assert race.settle(s + 10**9, RaceSettings(idle_forfeit_s=0)) is race  # 0: off
+    assert race.next_check() == s + 500_000  # a move starts his wait again
+    assert race.settle(s + 499_999) is race
+    assert race.settle(s + 500_000).racer("bob").outcome is Outcome.ABANDONED  # type: ignore[union-attr]
+    assert replace(race, idle_s=0).settle(s + 10**9).racer("bob").outcome is None  # type: ignore[union-attr]
     timed = started(code, time_limit_s=120).resign("alice", s + 1_000)
-    assert timed.next_check(IDLE) == s + 120_000  # the time limit comes first
+    assert timed.next_check() == s + 120_000  # the time limit comes first
     solo = Race.create("rs", GameCode.parse(code), host="alice", name="A", now=T0).start("alice", T0)
-    assert solo.settle(T0 + 10**9, IDLE) is solo and solo.next_check(IDLE) is None
+    assert solo.settle(T0 + 10**9) is solo and solo.next_check() is None
+    short = Race.create(
+        "ri", GameCode.parse(code), host="alice", name="A", now=T0, settings=RaceSettings(idle_forfeit_s=20)
+    )
+    assert short.idle_s == 20 and Race.from_data(short.to_data()).idle_s == 20
 
 
 def test_whoever_joins_a_lobby_its_host_left_hosts_it() -> None:
@@ -228,6 +234,7 @@ def test_views_hide_cards_and_codes() -> None:
         "stock",
         "status",
         "elapsed",
+        "out_at",
     }
     assert race_view(race, "bob", s + 200)["code"] is None
     assert race_view(race, None, s + 200)["code"] is None

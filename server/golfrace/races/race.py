@@ -4,9 +4,10 @@ Phases: ``lobby`` (racers join, the host starts) → ``countdown`` (until ``star
 ``running`` → ``finished`` (every racer won, got stuck, resigned or abandoned, or the time limit passed).
 Every transition takes the current time ``now`` (ms since the epoch) from the caller: the clock is injected.
 
-A racer who closed the tab must not hold the others forever: once a racer has finished, any racer still
-playing who has made no move for ``idle_forfeit_s`` is out with ``abandoned`` (races of two or more; a solo
-race or a daily attempt waits as long as its player likes).
+A racer who closed the tab must not hold the others forever: once a racer has finished, a racer still
+playing who makes no move for ``idle_s`` (counted from the later of their last move and that first finish) is
+out with ``abandoned`` (races of two or more; a solo race or a daily attempt waits as long as its player
+likes). ``idle_s`` is the server's ``idle_forfeit_s`` when the race was created.
 
 Ranking: final score (higher first), then elapsed time (shorter first), then moves (fewer first), then the
 earlier finish, then the seat. Scores are the game's own (a stuck game loses 10 a card left); a racer who
@@ -105,6 +106,7 @@ class Race:
     rematch: str | None = None  # the next race's id once someone accepted a rematch
     previous: str | None = None
     next_seat: int = 1
+    idle_s: int = DEFAULT_SETTINGS.idle_forfeit_s
 
     # --- creation ------------------------------------------------------------------------------------
     @classmethod
@@ -133,6 +135,7 @@ class Race:
             ranked=(not typed) if ranked is None else ranked and not typed,
             daily=daily,
             previous=previous,
+            idle_s=settings.idle_forfeit_s,
         )
         return race.join(host, name, now, settings)
 
@@ -157,18 +160,21 @@ class Race:
         assert self.starts_at is not None
         return self.starts_at + (racer.log[-1][1] if racer.log else 0)
 
-    def idle_check(self, settings: RaceSettings = DEFAULT_SETTINGS) -> int | None:
-        """When the next racer still playing would be out for idling (see the module), if any would be."""
-        if self.starts_at is None or self.ended_at is not None or not settings.idle_forfeit_s:
+    def out_at(self, racer: Racer) -> int | None:
+        """When ``racer``, still playing, is out for idling (see the module): ``idle_s`` after the later of
+        their last move and the first finish of another racer; None while that does not apply."""
+        if self.starts_at is None or self.ended_at is not None or racer.done or not self.idle_s:
             return None
-        if len(self.racers) < 2 or not any(r.done for r in self.racers):
+        if len(self.racers) < 2:
             return None
-        playing = [self.last_active(r) for r in self.racers if not r.done]
-        return min(playing) + settings.idle_forfeit_s * 1000 if playing else None
+        finishes = [r.finished_at for r in self.racers if r.finished_at is not None]
+        if not finishes:
+            return None
+        return max(self.last_active(racer), min(finishes)) + self.idle_s * 1000
 
-    def next_check(self, settings: RaceSettings = DEFAULT_SETTINGS) -> int | None:
+    def next_check(self) -> int | None:
         """When ``settle`` may next change the race on its own: the time limit or an idle racer's forfeit."""
-        times = [t for t in (self.deadline, self.idle_check(settings)) if t is not None]
+        times = [t for t in (self.deadline, *(self.out_at(r) for r in self.racers)) if t is not None]
         return min(times) if times else None
 
     def game_id(self, racer: Racer) -> str:
@@ -266,22 +272,19 @@ class Race:
         racer = self._playing(player, now, allow_countdown=True)
         return self._put(replace(racer, outcome=Outcome.RESIGNED, finished_at=now))._maybe_end(now)
 
-    def settle(self, now: int, settings: RaceSettings = DEFAULT_SETTINGS) -> Race:
+    def settle(self, now: int) -> Race:
         """What time alone decides: at the time limit, racers still playing stop with ``timeout``; before it,
-        racers idle past ``idle_forfeit_s`` while another has finished are out with ``abandoned``."""
+        racers past their ``out_at`` (idle while another has finished) are out with ``abandoned``."""
         deadline = self.deadline
         if self.ended_at is not None:
             return self
         if deadline is not None and now >= deadline:
             return self._stop_all(Outcome.TIMEOUT, deadline)
-        check = self.idle_check(settings)
-        if check is None or now < check:
+        out = {r.seat: t for r in self.racers if (t := self.out_at(r)) is not None and now >= t}
+        if not out:
             return self
-        idle_ms = settings.idle_forfeit_s * 1000
         racers = tuple(
-            replace(r, outcome=Outcome.ABANDONED, finished_at=self.last_active(r) + idle_ms)
-            if not r.done and now >= self.last_active(r) + idle_ms
-            else r
+            replace(r, outcome=Outcome.ABANDONED, finished_at=out[r.seat]) if r.seat in out else r
             for r in self.racers
         )
         return replace(self, racers=racers)._maybe_end(now)
@@ -366,6 +369,7 @@ class Race:
             "rematch": self.rematch,
             "previous": self.previous,
             "next_seat": self.next_seat,
+            "idle_s": self.idle_s,
             "racers": [
                 {
                     "player": r.player,
@@ -415,6 +419,7 @@ class Race:
             rematch=data["rematch"],
             previous=data["previous"],
             next_seat=int(data["next_seat"]),
+            idle_s=int(data.get("idle_s", DEFAULT_SETTINGS.idle_forfeit_s)),
         )
 
 

@@ -144,9 +144,9 @@ class RaceService:
         if raw is None:
             return None
         race = Race.from_data(json.loads(raw))
-        if race.settle(self.clock(), self.settings) is not race:
+        if race.settle(self.clock()) is not race:
             race, _ = await self.update(race_id, lambda r: r)  # update settles it first
-        self.settle_later(race.id, race.next_check(self.settings), race.ended_at)
+        self.settle_later(race.id, race.next_check(), race.ended_at)
         return race
 
     async def watchers(self, race_id: str) -> int:
@@ -180,7 +180,7 @@ class RaceService:
                         raise RaceError("race_not_found", f"no race {race_id!r}", race=race_id)
                     before = Race.from_data(json.loads(raw))
                     now = self.clock()
-                    after = change(before.settle(now, self.settings))
+                    after = change(before.settle(now))
                     if after == before:
                         await pipe.unwatch()  # type: ignore[no-untyped-call]
                         return before, before
@@ -194,7 +194,7 @@ class RaceService:
                     continue
             if after.ended_at is not None and before.ended_at is None:
                 await self._finish(after)
-            self.settle_later(after.id, after.next_check(self.settings), after.ended_at)
+            self.settle_later(after.id, after.next_check(), after.ended_at)
             return before, after
         raise RaceError("busy", "too much contention on this race; retry", race=race_id)
 
@@ -203,7 +203,7 @@ class RaceService:
     ) -> dict[str, Any]:
         event: dict[str, Any] = {"k": "move"} if move else {"k": "race"}
         # for the timers of the other instances serving this race
-        event["check_at"], event["ended_at"] = after.next_check(self.settings), after.ended_at
+        event["check_at"], event["ended_at"] = after.next_check(), after.ended_at
         if move:
             event.update(move)
         changed_phase = (before.starts_at, before.ended_at, [r.status for r in before.racers]) != (
@@ -485,7 +485,7 @@ class RaceService:
 
         async def settle() -> None:
             _, after = await self.update(race_id, lambda r: r)  # update settles it first
-            self.settle_later(after.id, after.next_check(self.settings), after.ended_at)
+            self.settle_later(after.id, after.next_check(), after.ended_at)
 
         # a RaceError: gone, or settled by someone else meanwhile (any load or move settles it as well)
         await retrying(settle, SETTLE_RETRY_S, (RaceError,), f"settling race {race_id}")

@@ -36,8 +36,9 @@ class RaceSettings:
     solver_budget_s: float = 2.0
     """Seconds the solver may spend on one par or winnability question."""
     idle_forfeit_s: int = 300
-    """Once a racer has finished, a racer still playing who has not moved for this long (seconds) is out
-    (``abandoned``), so a closed tab cannot hold a race open; races of two or more only; 0 turns it off."""
+    """Once a racer has finished, a racer still playing who makes no move for this long (seconds, counted from
+    the later of their last move and that first finish) is out (``abandoned``), so a closed tab cannot hold a
+    race open; races of two or more only; 0 turns it off. A race keeps the value it was created with."""
     cas_retries: int = 50
     """Optimistic-lock retries for one race update before giving up with an error."""
     watcher_refresh_s: float = 5.0

@@ -28,6 +28,7 @@ def progress(race: Race, racer: Racer, now: int) -> dict[str, Any]:
         "stock": game.stock_count if game else None,
         "status": racer.status,
         "elapsed": race.elapsed(racer, now),
+        "out_at": race.out_at(racer),
     }
 
 
