@@ -12,9 +12,11 @@ import { phaseAt } from "./race.js";
 
 const REPLAY_STEP_MS = 260;
 
+/** A watcher's board as the shown state, or null before the deal (a racer in the lobby has no cards yet). */
 function boardState(b) {
+  if (!b.columns) return null;
   return {
-    columns: b.columns ?? [[], [], [], [], [], [], []],
+    columns: b.columns,
     discard: b.discard ?? null,
     stock_count: b.stock ?? 0,
     score: b.score ?? 0,
@@ -50,11 +52,26 @@ export function createWatchView(app) {
     if (seats.has(seat)) return seats.get(seat);
     const box = el(`<article class="seat panel"><header><b class="seat-name"></b><span class="seat-score" dir="ltr"></span></header><p class="seat-sub"></p></article>`);
     const board = new Board({ interactive: false, compact: true });
+    board.el.hidden = true; // until the deal
     box.append(board.el);
-    q(".seats").append(box);
+    box.dataset.seat = String(seat);
+    // in seat order: a racer who joins the lobby later may take a seat another left
+    const after = [...seats.entries()].filter(([s]) => s > seat).sort(([a], [b]) => a - b)[0];
+    q(".seats").insertBefore(box, after ? after[1].box : null);
     const view = { box, board, progress: null, state: null };
     seats.set(seat, view);
     return view;
+  }
+
+  /** The seats are the race's racers: a racer who joins the lobby gets one, one who leaves it loses theirs. */
+  function syncSeats(racers) {
+    const present = new Set(racers.map((r) => r.seat));
+    for (const [seat, view] of [...seats]) {
+      if (present.has(seat)) continue;
+      view.box.remove();
+      seats.delete(seat);
+    }
+    for (const r of racers) paintSeat(r.seat, r, null, null);
   }
 
   function paintSeat(seat, progress, state, diff) {
@@ -62,13 +79,16 @@ export function createWatchView(app) {
     view.progress = progress;
     if (state) {
       view.state = state;
+      view.board.el.hidden = false;
       view.board.render(state, diff ? diff.a ?? "tap" : "snapshot", diff, locale());
     }
-    view.box.dataset.status = progress.status;
+    const lobby = race?.phase === "lobby";
+    view.box.dataset.status = lobby ? "ready" : progress.status;
     view.box.querySelector(".seat-name").textContent = racerName({ ...progress, seat });
-    view.box.querySelector(".seat-score").textContent = String(progress.score ?? 0);
-    view.box.querySelector(".seat-sub").textContent =
-      `${statusText(progress.status)} · ${progress.removed ?? 0}/35 · ${clock(progress.elapsed)}`;
+    view.box.querySelector(".seat-score").textContent = lobby ? "" : String(progress.score ?? 0);
+    view.box.querySelector(".seat-sub").textContent = lobby
+      ? t("ui.ready")
+      : `${statusText(progress.status)} · ${progress.removed ?? 0}/35 · ${clock(progress.elapsed)}`;
   }
 
   function renderHead() {
@@ -109,10 +129,13 @@ export function createWatchView(app) {
       }),
       app.conn.on("race", (m) => {
         if (m.race !== id) return;
+        const was = race?.phase;
         race = { ...race, ...m };
         if (!race.boards) return; // race_watch (with the boards) is still to come
-        for (const r of m.racers ?? []) if (seats.has(r.seat)) paintSeat(r.seat, r, null, null);
+        syncSeats(m.racers ?? []);
         renderHead();
+        // the deal: a `race` message carries no boards, a fresh race_watch does (watching again is harmless)
+        if (was === "lobby" && m.phase !== "lobby") start();
       }),
       app.conn.on("watchers", (m) => {
         if (m.race !== id) return;
@@ -165,6 +188,7 @@ export function createWatchView(app) {
         score: 0, moves: 0, undos: 0, status: "playing",
       };
       const view = seatView(seat);
+      view.board.el.hidden = false;
       view.board.render(start, "snapshot", null, locale());
       runs.push({ seat, state: start, steps: rec.steps ?? [], i: 0, view });
     }

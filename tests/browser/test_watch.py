@@ -1,0 +1,51 @@
+"""A spectator of a race from its lobby on: racers who join or leave, the dealt boards from the start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from golfrace.engine.i18n import catalog
+
+from .helpers import EXAMPLE_CODE, shot
+from .test_race import open_page
+
+UI = catalog("en")["ui"]
+SUBS = "[...document.querySelectorAll('.seat .seat-sub')].map(e => e.textContent).join('|')"
+COUNTS = "[...document.querySelectorAll('.seat .board:not([hidden]) .count')].map(e => e.textContent).join()"
+
+
+def test_a_spectator_from_the_lobby_sees_racers_come_and_go_and_the_dealt_boards(
+    new_context: Any, web_server: Any
+) -> None:
+    base = web_server.http
+    host = open_page(new_context, base + "/#/race")
+    host.fill("#race-code", EXAMPLE_CODE)
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = str(host.evaluate("location.hash.split('/')[2]"))
+    watcher = open_page(new_context, f"{base}/watch/{race_id}")
+    watcher.wait_for_function("document.querySelectorAll('.seat').length === 1")
+    assert watcher.evaluate(SUBS) == UI["ready"]  # waiting in the lobby, no "Playing · 0/35 · 0:00"
+    assert watcher.locator(".seat .board").is_hidden()  # no empty placeholder board before the deal
+
+    guest = open_page(new_context, f"{base}/r/{race_id}")
+    other = open_page(new_context, f"{base}/r/{race_id}")
+    watcher.wait_for_function("document.querySelectorAll('.seat').length === 3")
+    assert watcher.evaluate(SUBS) == "|".join([UI["ready"]] * 3)
+    other.wait_for_selector(".leave:visible")
+    other.click(".leave")
+    watcher.wait_for_function("document.querySelectorAll('.seat').length === 2")
+    seats = "[...document.querySelectorAll('.seat')].map(s => s.dataset.seat).join()"
+    assert watcher.evaluate(seats) == "1,2"
+
+    host.wait_for_function("document.querySelectorAll('.racer').length === 2")
+    host.click(".start")
+    # the dealt boards (16 cards in the stock) before anyone moved
+    watcher.wait_for_function(f"{COUNTS} === '16,16'", timeout=5_000)
+    guest.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    watcher.wait_for_function(
+        f"s => {SUBS}.split('|').every(sub => sub.startsWith(s))", arg=UI["status"]["playing"]
+    )
+    shot(watcher, "watch-dealt-boards")
+    for page in (host, guest, other, watcher):
+        assert not page.errors, page.errors
