@@ -17,6 +17,9 @@ import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
 import { safeStorage as storage } from "../storage.js";
 
 const TABLEAU = 35;
+/** The idle warning shows in the last minute before the server takes a racer out for not moving (a move
+ * pushes `out_at` back, and the warning goes away). */
+const IDLE_WARN_MS = 60_000;
 const SEQ_KEY = "golfrace.rseq.";
 const NAME_KEY = "golfrace.name";
 
@@ -81,6 +84,7 @@ export function createRaceView(app) {
           <div class="watchers" hidden><span class="label" data-t="ui.watching"></span><b class="watch-n" dir="ltr">0</b></div>
         </div>
         <div class="countdown" aria-live="assertive" hidden></div>
+        <p class="panel idle-out" role="status" data-t="ui.idle_out" hidden></p>
         <div class="race-body">
           <ol class="racers" aria-live="off"></ol>
           <div class="race-board">
@@ -95,6 +99,7 @@ export function createRaceView(app) {
                 <button type="button" class="btn resign" data-t="ui.resign"></button>
               </div>
             </div>
+            <p class="idle-warn" role="alert" dir="auto" hidden></p>
             <div class="my-end panel" role="status" hidden>
               <h2 data-t="ui.your_result"></h2>
               <p class="my-end-line"></p>
@@ -260,6 +265,7 @@ export function createRaceView(app) {
         race.racers = race.racers.map((r) => (r.seat === m.racer.seat ? m.racer : r));
         renderRacers();
         renderMyEnd();
+        renderIdle();
       }),
       app.conn.on("watchers", (m) => {
         if (m.race !== raceId) return;
@@ -335,6 +341,22 @@ export function createRaceView(app) {
     q(".resign").hidden = !me || !mine || race.phase === "finished" || !playing;
     q(".undo").disabled = !mine?.can_undo || !(race?.options?.undo ?? true) || !playing;
     renderMyEnd();
+    renderIdle();
+  }
+
+  /** A racer still playing whom the server will take out for not moving: a warning with the time left, in
+   * the last minute; once taken out, a line that says why. */
+  function renderIdle() {
+    const me = myProgress();
+    q(".idle-out").hidden = me?.status !== "abandoned";
+    const warn = q(".idle-warn");
+    const left = me?.out_at == null ? null : me.out_at - app.conn.serverNow();
+    const show =
+      left != null && left <= IDLE_WARN_MS && race?.phase !== "finished" && me.status === "playing" && mine?.status === "playing";
+    warn.hidden = !show;
+    if (!show) return;
+    const text = t("ui.idle_warning", { time: clock(Math.ceil(Math.max(0, left) / 1000) * 1000) });
+    if (warn.textContent !== text) warn.textContent = text;
   }
 
   /** My own game is over while the race goes on: my result, and that we wait for the others (whose
@@ -354,6 +376,8 @@ export function createRaceView(app) {
     clearInterval(timer);
     q(".results").hidden = true;
     q(".my-end").hidden = true;
+    q(".idle-warn").hidden = true;
+    q(".idle-out").hidden = true;
     q(".board-slot").hidden = true;
     q(".race-hud").hidden = true;
     q(".racers").replaceChildren();
@@ -428,6 +452,7 @@ export function createRaceView(app) {
       const elapsed = end ? Math.max(0, end - race.starts_at) : me?.elapsed;
       q(".elapsed").textContent = clock(race.deadline ? Math.min(elapsed, race.deadline - race.starts_at) : elapsed);
     }
+    renderIdle();
   }
 
   function renderResults() {
