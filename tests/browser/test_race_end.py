@@ -153,3 +153,31 @@ def test_resign_asks_first_escape_keeps_playing(new_context: Any, web_server: An
     assert len(of_type(frames["sent"], "race_resign")) == 1
     for page in (host, guest):
         assert not page.errors, page.errors
+
+
+MY_TIME = "document.querySelector('.results-table tr.me td:nth-child(5)')?.textContent"
+
+
+def test_a_racer_whose_game_is_over_sees_their_final_time_and_no_undo(
+    new_context: Any, web_server: Any
+) -> None:
+    host, guest, _ = running_race(new_context, web_server.http)
+    host.wait_for_function(
+        "document.querySelector('.race-hud .elapsed').textContent === '0:01'", timeout=5_000
+    )
+    assert host.locator(".undo").is_visible()
+    resign(host)
+    host.wait_for_selector(".my-end:not([hidden])")
+    assert host.locator(".undo").is_hidden() and host.locator(".resign").is_hidden()
+    resign(guest)
+    host.wait_for_selector(".results:not([hidden])")
+    final = host.evaluate(MY_TIME)
+    assert final and final != "0:00"
+    assert host.text_content(".race-hud .elapsed") == final
+    host.reload()  # back to the finished race: the board comes after the race message
+    host.wait_for_selector(".results:not([hidden])")
+    host.wait_for_selector(".race-hud:not([hidden])")
+    host.wait_for_function(f"document.querySelector('.race-hud .elapsed').textContent === {MY_TIME}")
+    assert host.locator(".undo").is_hidden() and host.locator(".resign").is_hidden()
+    for page in (host, guest):
+        assert not page.errors, page.errors

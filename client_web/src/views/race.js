@@ -264,8 +264,7 @@ export function createRaceView(app) {
         if (m.race !== raceId || !race) return;
         race.racers = race.racers.map((r) => (r.seat === m.racer.seat ? m.racer : r));
         renderRacers();
-        renderMyEnd();
-        renderIdle();
+        renderControls();
       }),
       app.conn.on("watchers", (m) => {
         if (m.race !== raceId) return;
@@ -335,11 +334,13 @@ export function createRaceView(app) {
   function renderControls() {
     const me = race?.you;
     const lobby = !race || race.phase === "lobby";
-    const playing = mine?.status === "playing";
+    const playing = stillPlaying();
     q(".board-slot").hidden = Boolean(race) && (lobby || !me);
     q(".race-hud").hidden = lobby || !me || !mine;
-    q(".resign").hidden = !me || !mine || race.phase === "finished" || !playing;
+    q(".resign").hidden = !me || !mine || !playing;
+    q(".undo").hidden = !playing; // nothing left to undo once my game is over
     q(".undo").disabled = !mine?.can_undo || !(race?.options?.undo ?? true) || !playing;
+    renderClock();
     renderMyEnd();
     renderIdle();
   }
@@ -380,6 +381,7 @@ export function createRaceView(app) {
     q(".idle-out").hidden = true;
     q(".board-slot").hidden = true;
     q(".race-hud").hidden = true;
+    q(".elapsed").textContent = clock(0);
     q(".racers").replaceChildren();
     q(".race-title").textContent = "";
     q(".race-meta").textContent = "";
@@ -446,13 +448,23 @@ export function createRaceView(app) {
     } else {
       box.hidden = true;
     }
-    if (race.starts_at && mine) {
-      const end = mine.status === "playing" ? now : null;
-      const me = myProgress();
-      const elapsed = end ? Math.max(0, end - race.starts_at) : me?.elapsed;
-      q(".elapsed").textContent = clock(race.deadline ? Math.min(elapsed, race.deadline - race.starts_at) : elapsed);
-    }
+    renderClock();
     renderIdle();
+  }
+
+  /** My game goes on: my board and my progress both say playing (a resignation or a forfeit changes my
+   * progress first), and the race is not over. */
+  function stillPlaying() {
+    const status = myProgress()?.status ?? "playing";
+    return mine?.status === "playing" && status === "playing" && race?.phase !== "finished";
+  }
+
+  /** The HUD's time: running while I play, else my final time from my progress (as the results show it). */
+  function renderClock() {
+    if (!race?.starts_at || !mine) return;
+    let elapsed = stillPlaying() ? Math.max(0, app.conn.serverNow() - race.starts_at) : myProgress()?.elapsed;
+    if (elapsed != null && race.deadline) elapsed = Math.min(elapsed, race.deadline - race.starts_at);
+    q(".elapsed").textContent = clock(elapsed);
   }
 
   function renderResults() {
