@@ -12,3 +12,12 @@ export function clock(ms) {
 export function statusText(status) {
   return t(`ui.status.${status}`);
 }
+
+/** A racer's time at server time `now`: it runs while they play a running race (within its time limit); a
+ * racer who is done, or a race not started or over, shows the time the server sent. */
+export function racerElapsed(race, racer, now) {
+  const running = race?.starts_at != null && now >= race.starts_at && race.ended_at == null && race.phase !== "finished";
+  if (!running || racer?.status !== "playing") return racer?.elapsed ?? null;
+  const end = race.deadline ? Math.min(now, race.deadline) : now;
+  return Math.max(racer.elapsed ?? 0, end - race.starts_at);
+}

@@ -1,4 +1,5 @@
-"""A spectator of a race from its lobby on: racers who join or leave, the dealt boards from the start."""
+"""A spectator of a race from its lobby on: racers who join or leave, the dealt boards from the start, the
+racers' times running between moves."""
 
 from __future__ import annotations
 
@@ -47,5 +48,10 @@ def test_a_spectator_from_the_lobby_sees_racers_come_and_go_and_the_dealt_boards
         f"s => {SUBS}.split('|').every(sub => sub.startsWith(s))", arg=UI["status"]["playing"]
     )
     shot(watcher, "watch-dealt-boards")
+    # nobody moves, yet every racer's time runs: in the racers' progress list and on the spectator's seats
+    running = "s => s.split('|').every(t => /· 0:0[2-9]$/.test(t))"
+    watcher.wait_for_function(f"({running})({SUBS})", timeout=6_000)
+    racers = "[...document.querySelectorAll('.racer .racer-sub')].map(e => e.textContent).join('|')"
+    host.wait_for_function(f"({running})({racers})", timeout=6_000)
     for page in (host, guest, other, watcher):
         assert not page.errors, page.errors

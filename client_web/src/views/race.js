@@ -3,7 +3,7 @@
 import { Board } from "../board.js";
 import { checkCode } from "../codes.js";
 import { describeState } from "../describe.js";
-import { clock, statusText } from "../format.js";
+import { clock, racerElapsed, statusText } from "../format.js";
 import { applyDiff, fromSnapshot, snapshotIsNewer } from "../gamestate.js";
 import { errorText, locale, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
@@ -426,9 +426,22 @@ export function createRaceView(app) {
       li.querySelector(".racer-name").textContent = r.player === race.host ? `${name} ★` : name;
       li.querySelector(".racer-score").textContent = race.phase === "lobby" ? "" : String(r.score ?? 0);
       li.querySelector(".bar").setAttribute("aria-label", `${name}: ${r.removed ?? 0}/${TABLEAU}`);
-      li.querySelector(".racer-sub").textContent =
-        race.phase === "lobby" ? "" : `${statusText(r.status)} · ${r.removed ?? 0}/${TABLEAU} · ${clock(r.elapsed)}`;
+      li.querySelector(".racer-sub").textContent = racerSub(r);
       list.append(li);
+    }
+  }
+
+  function racerSub(r) {
+    if (race.phase === "lobby") return "";
+    return `${statusText(r.status)} · ${r.removed ?? 0}/${TABLEAU} · ${clock(racerElapsed(race, r, app.conn.serverNow()))}`;
+  }
+
+  /** The times of the racers still playing run between their moves. */
+  function tickRacers() {
+    for (const r of race.racers ?? []) {
+      const sub = q(`.racer[data-seat="${r.seat}"] .racer-sub`);
+      const text = racerSub(r);
+      if (sub && sub.textContent !== text) sub.textContent = text;
     }
   }
 
@@ -450,6 +463,7 @@ export function createRaceView(app) {
     }
     renderClock();
     renderIdle();
+    tickRacers();
   }
 
   /** My game goes on: my board and my progress both say playing (a resignation or a forfeit changes my

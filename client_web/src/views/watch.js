@@ -7,7 +7,7 @@ import { racerName } from "../names.js";
 import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
-import { clock, statusText } from "../format.js";
+import { clock, racerElapsed, statusText } from "../format.js";
 import { phaseAt } from "./race.js";
 
 const REPLAY_STEP_MS = 260;
@@ -46,6 +46,7 @@ export function createWatchView(app) {
   let single = null;
   let replayTimer = null;
   let startTimer = null; // the header turns from "Starting" to "Running" at starts_at
+  let clockTimer = null;
   const offs = [];
 
   function seatView(seat) {
@@ -86,9 +87,22 @@ export function createWatchView(app) {
     view.box.dataset.status = lobby ? "ready" : progress.status;
     view.box.querySelector(".seat-name").textContent = racerName({ ...progress, seat });
     view.box.querySelector(".seat-score").textContent = lobby ? "" : String(progress.score ?? 0);
-    view.box.querySelector(".seat-sub").textContent = lobby
-      ? t("ui.ready")
-      : `${statusText(progress.status)} · ${progress.removed ?? 0}/35 · ${clock(progress.elapsed)}`;
+    view.box.querySelector(".seat-sub").textContent = seatSub(progress);
+  }
+
+  function seatSub(progress) {
+    if (race?.phase === "lobby") return t("ui.ready");
+    const elapsed = race?.race ? racerElapsed(race, progress, app.conn.serverNow()) : progress.elapsed;
+    return `${statusText(progress.status)} · ${progress.removed ?? 0}/35 · ${clock(elapsed)}`;
+  }
+
+  /** Every second: the times of the racers still playing run between their moves. */
+  function tickSeats() {
+    for (const view of seats.values()) {
+      const sub = view.box.querySelector(".seat-sub");
+      const text = view.progress ? seatSub(view.progress) : "";
+      if (view.progress && sub.textContent !== text) sub.textContent = text;
+    }
   }
 
   function renderHead() {
@@ -222,6 +236,8 @@ export function createWatchView(app) {
       seats = new Map();
       q(".seats").replaceChildren();
       results.hidden = true;
+      clearInterval(clockTimer);
+      clockTimer = setInterval(tickSeats, 1000);
       listen();
       start();
     },
@@ -232,6 +248,7 @@ export function createWatchView(app) {
       single = null;
       clearInterval(replayTimer);
       clearTimeout(startTimer);
+      clearInterval(clockTimer);
     },
     relabel() {
       translate(root);
