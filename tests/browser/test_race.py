@@ -127,6 +127,16 @@ def test_daily_challenge_and_its_leaderboard(new_context: Any, web_server: Any) 
     assert page.text_content(".race-title").startswith(UI["daily_title"])
     assert page.get_attribute(".nav a[aria-current=page]", "data-view") == "daily"  # not "race"
     assert page.title() == f"{UI['daily_title']} · {UI['app_title']}"
+    # started, not finished: the daily page offers to continue it (no result yet, no practice)
+    race_url = page.url
+    page.goto(web_server.http + "/#/daily")
+    page.wait_for_selector(".daily-view[data-played='1']")
+    assert page.text_content(".play-daily") == UI["daily_continue"]
+    assert page.locator(".daily-result").is_hidden()
+    shot(page, "daily-started")
+    page.click(".play-daily")
+    page.wait_for_function("url => location.href === url", arg=race_url)
+    page.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])")
     page.keyboard.press("d")
     page.wait_for_selector('.race-room[data-v="1"]')
     resign(page)

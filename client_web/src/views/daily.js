@@ -42,9 +42,11 @@ export function createDailyView(app) {
     q(".streak").textContent = String(daily.streak ?? 0);
     q(".best").textContent = String(daily.best_streak ?? 0);
     q(".board-link").href = `#/leaderboards/daily/${daily.date}`;
-    q(".play-daily").textContent = daily.played ? t("ui.daily_practice") : t("ui.daily_play");
+    // played but no result: the ranked attempt is started and unfinished, and daily_play resumes it
+    const going = daily.played && !daily.result;
+    q(".play-daily").textContent = t(going ? "ui.daily_continue" : daily.played ? "ui.daily_practice" : "ui.daily_play");
     const result = q(".daily-result");
-    result.hidden = !daily.played;
+    result.hidden = !daily.result;
     const r = daily.result;
     q(".result-line").hidden = !r;
     q(".result-score").textContent = r ? String(r.score) : "—";
