@@ -101,3 +101,28 @@ def test_the_race_tab_joins_a_race_by_its_link_or_id(new_context: Any, web_serve
     host.wait_for_function("document.querySelectorAll('.racer').length === 2")
     for page in (host, guest):
         assert not page.errors, page.errors
+
+
+def test_an_unknown_race_says_so_in_the_page_with_ways_on(new_context: Any, web_server: Any) -> None:
+    base = web_server.http
+    page = open_page(new_context, base + "/#/race")
+    page.fill("#race-join-id", "rzzzzzzzzzzz")
+    page.click(".race-join [type=submit]")
+    missing = page.locator(".race-missing:not([hidden])")
+    missing.wait_for()
+    assert missing.locator(".race-missing-text").text_content() == UI["errors"]["race_not_found"]
+    assert page.locator(".race-room").is_hidden()  # no empty panels
+    assert page.locator("#toast.show").count() == 0
+    page.click(".missing-join")
+    page.wait_for_function("location.hash === '#/race'")
+    page.wait_for_selector("#race-join-id:focus")
+    assert page.locator(".race-missing").is_hidden()
+    # a dead link, in another language: the same, and the way to create one
+    dead = open_page(new_context, base + "/r/rzzzzzzzzzzz?lang=ro")
+    dead.wait_for_selector(".race-missing:not([hidden])")
+    assert dead.text_content(".race-missing-text") == catalog("ro")["ui"]["errors"]["race_not_found"]
+    assert dead.text_content(".missing-create") == catalog("ro")["ui"]["create_a_race"]
+    dead.click(".missing-create")
+    dead.wait_for_selector(".race-create:not([hidden]) #race-name:focus")
+    for p in (page, dead):
+        assert not p.errors, p.errors

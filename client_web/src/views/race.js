@@ -71,6 +71,13 @@ export function createRaceView(app) {
         </div>
         <p id="race-join-error" class="field-error" role="alert" hidden></p>
       </form>
+      <div class="panel race-missing" role="alert" hidden>
+        <p class="race-missing-text"></p>
+        <div class="dlg-actions">
+          <a class="btn primary missing-create" href="#/race" data-t="ui.create_a_race"></a>
+          <a class="btn missing-join" href="#/race" data-t="ui.join_another"></a>
+        </div>
+      </div>
       <div class="race-room" hidden>
         <div class="panel race-head">
           <div>
@@ -286,6 +293,10 @@ export function createRaceView(app) {
           app.redirect(`#/watch/${raceId}`); // not one of its racers: follow it as a spectator
           return;
         }
+        if (m.code === "race_not_found" && raceId && !race && (m.params?.race ?? raceId) === raceId) {
+          showMissing(m); // a dead link or a mistyped id: say so in the page, with the ways on
+          return;
+        }
         if (!String(m.ref ?? "").startsWith("race") && !awaitingCreate) return;
         awaitingCreate = null;
         toast(errorText(m.code, m.params), "error");
@@ -372,6 +383,13 @@ export function createRaceView(app) {
     q(".my-end-line").textContent = bits.join(" · ");
   }
 
+  /** No such race (never was, or expired): the message in place of the empty room. */
+  function showMissing(m) {
+    room.hidden = true;
+    q(".race-missing-text").textContent = errorText(m.code, m.params);
+    q(".race-missing").hidden = false;
+  }
+
   /** Nothing of the previous race stays on screen while the next one loads. */
   function clearRoom() {
     clearInterval(timer);
@@ -387,6 +405,7 @@ export function createRaceView(app) {
     q(".race-meta").textContent = "";
     q(".share").hidden = true;
     q(".countdown").hidden = true;
+    q(".race-missing").hidden = true;
     room.removeAttribute("data-phase");
     room.removeAttribute("data-v");
   }
@@ -490,6 +509,10 @@ export function createRaceView(app) {
     q(".watch-replay").href = `#/watch/${race.race}`;
   }
 
+  let focusOnMount = null; // the field the missing race's link leads to
+  q(".missing-create").addEventListener("click", () => (focusOnMount = "#race-name"));
+  q(".missing-join").addEventListener("click", () => (focusOnMount = "#race-join-id"));
+
   q(".copy-link").addEventListener("click", async () => {
     if (race && (await copyText(raceLink(race.race)))) toast(t("ui.copied"));
   });
@@ -541,6 +564,8 @@ export function createRaceView(app) {
       q("#race-join-error").hidden = true;
       room.hidden = !raceId;
       if (raceId) join();
+      else if (focusOnMount) q(focusOnMount).focus();
+      focusOnMount = null;
     },
     unmount() {
       if (raceId) app.conn.send({ t: "unwatch", race: raceId }); // a connection follows at most 16 races
