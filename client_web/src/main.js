@@ -1,7 +1,7 @@
 // The page: header with navigation and language, one view at a time, the connection banner.
 import { initialLocale, LOCALES, catalog, locale, onLocaleChange, setLocale, t } from "./i18n.js";
 import { Connection } from "./net.js";
-import { el, translate } from "./ui.js";
+import { el, hideToast, translate } from "./ui.js";
 import { createPlayView } from "./views/play.js";
 import { createDailyView } from "./views/daily.js";
 import { createLeaderboardsView } from "./views/leaderboards.js";
@@ -139,6 +139,7 @@ function route() {
   const routeKey = `${name}:${JSON.stringify(params)}`;
   if (routeKey === currentKey) return;
   currentKey = routeKey;
+  hideToast(); // a toast speaks of the view it came from (a refusal, an error): not of the next one
   instances.get(currentName)?.unmount();
   if (!instances.has(name)) instances.set(name, VIEWS[name].make());
   const view = instances.get(name);

@@ -155,3 +155,12 @@ def test_the_hud_keeps_its_height_when_the_code_shows(page: Any) -> None:
     shown = page.locator(".play .hud").bounding_box()
     assert hud is not None and shown is not None
     assert shown["height"] == hud["height"]
+
+
+def test_a_toast_does_not_follow_the_player_to_another_view(page: Any) -> None:
+    deal(page, WIN_CODE)
+    page.click('.column[data-col="1"] .card[data-row="4"]', position={"x": 12, "y": 10})  # blocked
+    page.locator("#toast.show").wait_for()
+    page.click(".nav a[data-view=daily]")
+    page.wait_for_selector(".daily-view[data-played]")
+    assert page.locator("#toast.show").count() == 0  # it would show for 2.6 s
