@@ -5,6 +5,9 @@ import { racerName } from "./names.js";
 import { el, translate } from "./ui.js";
 import { clock, statusText } from "./format.js";
 
+/** The columns from this one on (moves, undos) are the first to go on a narrow screen. */
+const MORE = 5;
+
 /** The panel: its heading, par, the table, and an empty `.dlg-actions` for the view's own buttons. */
 export function createResults() {
   const panel = el(`
@@ -12,7 +15,7 @@ export function createResults() {
       <h2 data-t="ui.results"></h2>
       <p class="par"></p>
       <div class="table-wrap"><table class="results-table"><thead><tr>
-        <th>#</th><th data-t="ui.name"></th><th data-t="ui.status_label"></th><th data-t="ui.score"></th><th data-t="ui.time"></th><th data-t="ui.moves"></th><th data-t="ui.undos"></th>
+        <th>#</th><th data-t="ui.name"></th><th data-t="ui.status_label"></th><th data-t="ui.score"></th><th data-t="ui.time"></th><th class="col-more" data-t="ui.moves"></th><th class="col-more" data-t="ui.undos"></th>
       </tr></thead><tbody></tbody></table></div>
       <div class="dlg-actions"></div>
     </div>`);
@@ -28,11 +31,13 @@ export function paintResults(panel, race, mySeat = null) {
   const rows = (race.results ?? []).map((r) => {
     const tr = document.createElement("tr");
     if (mySeat != null && r.seat === mySeat) tr.className = "me";
-    for (const value of [r.rank, racerName(r), statusText(r.status), r.score, clock(r.elapsed), r.moves, r.undos]) {
+    const values = [r.rank, racerName(r), statusText(r.status), r.score, clock(r.elapsed), r.moves, r.undos];
+    values.forEach((value, i) => {
       const td = document.createElement("td");
       td.textContent = String(value);
+      if (i >= MORE) td.className = "col-more"; // moves and undos: left out on a phone
       tr.append(td);
-    }
+    });
     return tr;
   });
   panel.querySelector("tbody").replaceChildren(...rows);

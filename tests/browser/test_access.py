@@ -8,7 +8,7 @@ from golfrace.engine import Draw, Game, Tap, Undo
 from golfrace.engine.describe import describe
 from golfrace.engine.i18n import card_name, catalog, refusal_message
 
-from .helpers import EXAMPLE_CODE, REPO, deal, press, replay, shot, version, wait_version
+from .helpers import EXAMPLE_CODE, REPO, deal, press, replay, resign, shot, version, wait_version
 
 FOCUSED_CARD = "document.activeElement && document.activeElement.classList.contains('card')"
 
@@ -211,6 +211,27 @@ def test_play_and_race_lobby_fit_a_phone_in_every_language(new_context: Any, web
         copy = page.locator(".copy-link").bounding_box()
         assert copy is not None and copy["x"] >= 0 and copy["x"] + copy["width"] <= PHONE["width"], loc
     shot(page, "race-lobby-phone")
+
+    # the results of the (one-racer) race: the table neither scrolls sideways nor clips a heading
+    page.select_option(".lang-select", "en")
+    page.click(".start")
+    page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    resign(page)
+    page.wait_for_selector(".results:not([hidden]) tbody tr")
+    for loc in LOCALES:
+        page.select_option(".lang-select", loc)
+        page.wait_for_function("loc => document.documentElement.lang === loc", arg=loc)
+        assert page.evaluate(FITS), ("results", loc)
+        assert page.evaluate(TABLE_FITS), ("results", loc)
+        assert page.evaluate(CLIPPED) == [], ("results", loc)
+    shot(page, "race-results-phone")
+
+
+TABLE_FITS = "(w => w.scrollWidth <= w.clientWidth)(document.querySelector('.results .table-wrap'))"
+CLIPPED = (
+    "[...document.querySelectorAll('.results-table th, .results-table td')]"
+    ".filter(c => c.offsetParent && c.scrollWidth > c.clientWidth).map(c => c.textContent)"
+)
 
 
 def assert_nav_fits(page: Any, loc: str) -> None:
