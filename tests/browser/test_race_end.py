@@ -38,6 +38,10 @@ def test_a_racer_done_first_sees_their_result_and_waits_with_live_progress(
     assert UI["status"]["resigned"] in waiting.text_content()
     assert UI["waiting_others"] in waiting.text_content()
     assert host.locator(".results").is_hidden()
+    # the finished board makes room: the waiting panel and the others' progress are in view
+    assert host.locator(".race-board .board-slot").is_hidden()
+    for box in (host.locator(".my-end").bounding_box(), host.locator('.racer[data-seat="2"]').bounding_box()):
+        assert box is not None and box["y"] + box["height"] <= host.viewport_size["height"], box
     # the guest plays on (draw 8♠, then 9♣ of column 5): the waiting host sees it
     guest.keyboard.press("d")
     guest.wait_for_selector('.race-room[data-v="1"]')

@@ -346,7 +346,9 @@ export function createRaceView(app) {
     const me = race?.you;
     const lobby = !race || race.phase === "lobby";
     const playing = stillPlaying();
-    q(".board-slot").hidden = Boolean(race) && (lobby || !me);
+    // my game over while the others play: no big empty tableau between me and their progress
+    const waiting = Boolean(mine) && !playing && race?.phase !== "finished";
+    q(".board-slot").hidden = Boolean(race) && (lobby || !me || waiting);
     q(".race-hud").hidden = lobby || !me || !mine;
     q(".resign").hidden = !me || !mine || !playing;
     q(".undo").hidden = !playing; // nothing left to undo once my game is over
