@@ -1,11 +1,12 @@
-// What a player pastes to join a race: its link (/r/<id>, /#/race/<id>, /watch/<id>) or its id itself.
+// What a player pastes to join a race: its link on this site (/r/<id>, /#/race/<id>, /watch/<id>) or its id.
 // Race ids are "r" and 11 characters of server/golfrace/races/service.py's ID_ALPHABET.
 const RACE_ID = /^r[abcdefghijkmnpqrstuvwxyz23456789]{11}$/;
 const LINK_PATHS = [/^\/r\/([^/?#]+)\/?$/, /^\/watch\/([^/?#]+)\/?$/];
 const LINK_HASH = /^#\/(?:race|watch)\/([^/?#]+)$/;
 
-/** The race id in `text` (a link or an id), or null when it is neither. */
-export function raceIdFrom(text) {
+/** The race id in `text` (a link of this site, at `origin`, or an id), or null when it is neither: a link to
+ * another site is refused, whatever its path says. */
+export function raceIdFrom(text, origin = globalThis.location?.origin) {
   const value = String(text ?? "").trim();
   if (RACE_ID.test(value.toLowerCase())) return value.toLowerCase();
   let url;
@@ -14,6 +15,7 @@ export function raceIdFrom(text) {
   } catch {
     return null;
   }
+  if (url.origin !== origin) return null;
   const found = [...LINK_PATHS.map((re) => re.exec(url.pathname)), LINK_HASH.exec(url.hash)].find(Boolean);
   const id = found?.[1]?.toLowerCase();
   return id && RACE_ID.test(id) ? id : null;

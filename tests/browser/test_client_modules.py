@@ -170,7 +170,8 @@ import('./src/seq.js').then(m => {
 
 
 def test_a_race_is_joined_by_its_link_or_its_id() -> None:
-    """client_web/src/raceid.js: the shared link, the page's own address, a watch link or the bare id."""
+    """client_web/src/raceid.js: the shared link, the page's own address, a watch link or the bare id; a link
+    only from the page's own site."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
@@ -179,7 +180,6 @@ def test_a_race_is_joined_by_its_link_or_its_id() -> None:
         rid: rid,
         f"  {rid.upper()} ": rid,
         f"https://golf.example/r/{rid}": rid,
-        f"http://127.0.0.1:8000/r/{rid}/": rid,
         f"https://golf.example/#/race/{rid}": rid,
         f"https://golf.example/watch/{rid}": rid,
         "hello": None,
@@ -188,11 +188,14 @@ def test_a_race_is_joined_by_its_link_or_its_id() -> None:
         "rab2cdefghjl0": None,  # 0 and l are not in the alphabet, and too long
         f"https://golf.example/leaderboards/{rid}": None,
         f"/r/{rid}": None,  # not a whole link
+        f"https://example.com/r/{rid}": None,  # another site's link
+        f"http://golf.example/r/{rid}": None,  # another scheme: another origin
+        f"https://golf.example:8443/#/race/{rid}": None,
     }
     script = (
         "import('./src/raceid.js').then(m => {"
         "const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
-        "process.stdout.write(JSON.stringify(texts.map(t => m.raceIdFrom(t))));})"
+        "process.stdout.write(JSON.stringify(texts.map(t => m.raceIdFrom(t, 'https://golf.example'))));})"
     )
     out = subprocess.run(
         [node, "-e", script],
