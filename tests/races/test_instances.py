@@ -14,6 +14,7 @@ import httpx
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from golfrace.client import Client
 from golfrace.races.service import live_watchers
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server, start_process, stop_process
@@ -102,15 +103,22 @@ async def test_race_with_racers_and_a_watcher_on_two_instances(
     assert ann_moves == list(range(1, results[ann.player]["moves"] + 1))
 
 
+async def ann_on_a_bob_on_b(
+    a: RunningServer, b: RunningServer, make_client: Any, **options: Any
+) -> tuple[Client, Client, str, dict[str, Any]]:
+    """Ann hosts a race on A, Bob joins it on B, Ann starts it: (ann, bob, race id, Ann's countdown view)."""
+    ann = await make_client(a.ws, name="Ann")
+    bob = await make_client(b.ws, name="Bob")
+    rid = (await new_race(ann, name="Ann", **options))["race"]
+    await join(bob, rid, name="Bob")
+    return ann, bob, rid, await start(ann, rid, bob)
+
+
 async def test_time_limit_ends_the_race_when_the_starting_instance_is_gone(
     instances: list[RunningServer], make_client: Any
 ) -> None:
     a, b = instances
-    ann = await make_client(a.ws, name="Ann")
-    bob = await make_client(b.ws, name="Bob")
-    rid = (await new_race(ann, name="Ann", limit=1, undo=False))["race"]
-    await join(bob, rid, name="Bob")
-    view = await start(ann, rid, bob)
+    _ann, bob, _rid, view = await ann_on_a_bob_on_b(a, b, make_client, limit=1, undo=False)
     await asyncio.to_thread(stop_process, a)  # the instance that started the race, and its timer, go away
     await wait_start(view)  # nobody moves: only a timer on B can end the race
     done = await bob.expect("race", T, where=lambda m: m["phase"] == "finished")
@@ -204,11 +212,7 @@ async def test_an_idle_racer_is_out_even_when_the_instance_that_saw_the_finish_i
     idle_instances: list[RunningServer], make_client: Any
 ) -> None:
     a, b = idle_instances
-    ann = await make_client(a.ws, name="Ann")
-    bob = await make_client(b.ws, name="Bob")
-    rid = (await new_race(ann, name="Ann"))["race"]
-    await join(bob, rid, name="Bob")
-    view = await start(ann, rid, bob)
+    ann, bob, rid, view = await ann_on_a_bob_on_b(a, b, make_client)
     ann_game = await ann.expect("race_game", T)
     await wait_start(view)
     await play_out(ann, rid, ann_game["state"], 0)  # Ann finishes through A; Bob (on B) never moves
