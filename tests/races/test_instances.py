@@ -25,7 +25,12 @@ from .test_wire import T, act, apply_diff, greedy, join, new_race, play_out, sta
 pytestmark = pytest.mark.timeout(120)
 
 
-WATCHER_TIMING = {"GOLFRACE_RACE_WATCHER_REFRESH_S": "0.3", "GOLFRACE_RACE_WATCHER_STALE_S": "1.5"}
+LOBBY_GRACE_S = 0.5
+WATCHER_TIMING = {
+    "GOLFRACE_RACE_WATCHER_REFRESH_S": "0.3",
+    "GOLFRACE_RACE_WATCHER_STALE_S": "1.5",
+    "GOLFRACE_RACE_LOBBY_GRACE_S": str(LOBBY_GRACE_S),
+}
 
 
 IDLE_FORFEIT_S = 4  # longer than Ann needs to play a whole game, so the forfeit comes after A is frozen
@@ -223,3 +228,22 @@ async def test_an_idle_racer_is_out_even_when_the_instance_that_saw_the_finish_i
     assert results[ann.player]["status"] in ("won", "stuck")
     assert results[bob.player]["status"] == "abandoned" and results[bob.player]["moves"] == 0
     assert done["ended_at"] >= view["starts_at"] + IDLE_FORFEIT_S * 1000
+
+
+async def test_a_lobby_racer_with_a_tab_on_each_instance_stays_until_both_are_closed(
+    instances: list[RunningServer], make_client: Any
+) -> None:
+    a, b = instances
+    ann = await make_client(a.ws, name="Ann")
+    bob_a = await make_client(a.ws, name="Bob")
+    rid = (await new_race(ann, name="Ann"))["race"]
+    await join(bob_a, rid, name="Bob")
+    bob_b = await make_client(b.ws, token=bob_a.token)  # Bob's second tab, on the other instance
+    await join(bob_b, rid)
+    await bob_a.close()  # A has no connection of Bob's left, but B has: he keeps his seat
+    await asyncio.sleep(LOBBY_GRACE_S + 1.5)
+    async with httpx.AsyncClient(base_url=a.http, timeout=T) as http:
+        assert len((await http.get(f"/api/races/{rid}")).json()["racers"]) == 2
+    await bob_b.close()
+    left = await ann.expect("race", T, where=lambda m: len(m["racers"]) == 1)
+    assert left["racers"][0]["player"] == ann.player

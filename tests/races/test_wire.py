@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -17,6 +18,7 @@ from golfrace.engine.rules import fits
 from .helpers import won_deal
 
 T = 10.0  # seconds: the longest any single wait may take
+GRACE_S = 0.5  # a lobby racer with no connection left leaves after this long (20 s in production)
 DEAL_TRIES = 8  # a connection may follow 16 races
 CARD = re.compile(r"^(?:[A2-9TJQK][CDHS]|X[12])$")
 
@@ -355,3 +357,30 @@ async def test_board_watches_count_toward_the_connection_limit(make_client: Any,
     await fan.send({"t": "board_unwatch", "board": "daily:2030-01-01"})  # room again
     await fan.send({"t": "board_watch", "board": "daily:2030-02-01"})
     assert (await fan.expect("board", T))["board"] == "daily:2030-02-01"
+
+
+async def test_a_racer_whose_every_connection_is_gone_leaves_the_lobby(
+    make_client: Any, server: Any, monkeypatch: Any
+) -> None:
+    service = server.ctx.extras["races"].service
+    monkeypatch.setattr(service, "settings", replace(service.settings, lobby_grace_s=GRACE_S))
+    ann = await make_client(name="Ann")
+    bob = await make_client(name="Bob")
+    rid = (await new_race(ann, name="Ann"))["race"]
+    await join(bob, rid, name="Bob")
+    bob_tab = await make_client(token=bob.token)  # a second tab of Bob's: the same seat
+    assert [r["name"] for r in (await join(bob_tab, rid))["racers"]] == ["Ann", "Bob"]
+
+    async def seated() -> list[str]:
+        async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+            return [r["name"] for r in (await http.get(f"/api/races/{rid}")).json()["racers"]]
+
+    await bob.close()  # one tab closed: the other still follows the race
+    await asyncio.sleep(GRACE_S + 1.0)  # past the grace and a sweep (a removal would have come by now)
+    assert await seated() == ["Ann", "Bob"]
+    await bob_tab.close()  # the last one: after the grace, Bob is out of the lobby
+    left = await ann.expect("race", T, where=lambda m: m["race"] == rid and len(m["racers"]) == 1)
+    assert [r["name"] for r in left["racers"]] == ["Ann"] and left["host"] == ann.player
+    assert await seated() == ["Ann"]
+    await ann.send({"t": "race_start", "race": rid})  # and Ann starts alone
+    await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "countdown")

@@ -2,7 +2,10 @@
 
 Keys: ``race:{<id>}`` (the race as JSON, TTL ``race_ttl_s``), ``race:{<id>}:wh`` (the live watcher count: a
 hash with one field per server instance, ``"<watchers>:<stamped ms>"``; a share not re-stamped for
-``watcher_stale_s`` is an instance that is gone and no longer counts).
+``watcher_stale_s`` is an instance that is gone and no longer counts), ``race:{<id>}:here`` (the racers with a
+connection following the race: field ``"<player>|<instance>"``, value the stamp in ms, re-stamped like the
+watcher shares; a lobby racer with no fresh stamp ``lobby_grace_s`` after their last connection left is
+taken out of the lobby).
 Channel ``race:{<id>}``: events published inside the same transaction as the write, so every instance sees
 them in commit order. Events are internal (they carry every audience's view); ``wire`` picks what each
 connection may see:
@@ -90,6 +93,23 @@ def race_channel(race_id: str) -> str:
 def watchers_key(race_id: str) -> str:
     """A hash of per-instance shares (``:wh``: the old ``:w`` was a plain counter, a different Redis type)."""
     return race_key(race_id) + ":wh"
+
+
+def presence_key(race_id: str) -> str:
+    return race_key(race_id) + ":here"
+
+
+def present(shares: Mapping[Any, bytes | str], player: str, now: int, stale_ms: int) -> bool:
+    """Whether ``player`` has a presence stamp (field ``"<player>|<instance>"``) within ``stale_ms``."""
+    for field, stamp in shares.items():
+        who = (field.decode() if isinstance(field, bytes) else str(field)).rpartition("|")[0]
+        try:
+            fresh = now - int(stamp) <= stale_ms
+        except ValueError:
+            continue
+        if who == player and fresh:
+            return True
+    return False
 
 
 def live_watchers(shares: Mapping[Any, bytes | str], now: int, stale_ms: int) -> int:
@@ -374,6 +394,49 @@ class RaceService:
                 self._shown_watchers[race_id] = total
             elif shown != total:
                 await self._publish_watchers(race_id, total)
+
+    # --- racers' presence (lobbies) ---------------------------------------------------------------------
+    async def here(self, race_id: str, player: str, present_now: bool) -> None:
+        """A racer's first connection following the race on this instance came (True) or the last left."""
+        key, field = presence_key(race_id), f"{player}|{self.instance}"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            if present_now:
+                pipe.hset(key, field, self.clock())
+            else:
+                pipe.hdel(key, field)
+            pipe.expire(key, self.settings.race_ttl_s)
+            await pipe.execute()
+
+    async def restamp_here(self, racers: set[tuple[str, str]]) -> None:
+        """Every ``watcher_refresh_s``: re-stamp the (race, player) pairs connected to this instance."""
+        if not racers:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for race_id, player in sorted(racers):
+                pipe.hset(presence_key(race_id), f"{player}|{self.instance}", self.clock())
+            await pipe.execute()
+
+    def leave_later(self, race_id: str, player: str) -> None:
+        """The racer's last connection here stopped following the race: unless one (here or on another
+        instance) follows it again within ``lobby_grace_s``, they leave it if it is still a lobby."""
+        self._spawn(self._leave_if_gone(race_id, player))
+
+    async def _leave_if_gone(self, race_id: str, player: str) -> None:
+        await asyncio.sleep(self.settings.lobby_grace_s)
+        try:
+            shares = await self.redis.hgetall(presence_key(race_id))
+            if present(shares, player, self.clock(), int(self.settings.watcher_stale_s * 1000)):
+                return
+
+            def gone(race: Race) -> Race:
+                in_lobby = race.starts_at is None and race.ended_at is None
+                return race.leave(player) if in_lobby and race.racer(player) is not None else race
+
+            await self.update(race_id, gone)
+        except RaceError:
+            pass  # the race is gone
+        except Exception:  # Redis away: the racer stays seated; the host may still start or leave
+            log.warning("taking an absent racer out of lobby %s failed", race_id, exc_info=True)
 
     # --- daily --------------------------------------------------------------------------------------------
     async def daily_play(self, player: str, name: str) -> Race:

@@ -39,6 +39,9 @@ class RaceSettings:
     """Once a racer has finished, a racer still playing who makes no move for this long (seconds, counted from
     the later of their last move and that first finish) is out (``abandoned``), so a closed tab cannot hold a
     race open; races of two or more only; 0 turns it off. A race keeps the value it was created with."""
+    lobby_grace_s: float = 20.0
+    """A racer in a lobby whose every connection to it has gone (closed the page or left its view) for this
+    long (seconds) leaves the lobby, so the host does not start with absent racers."""
     cas_retries: int = 50
     """Optimistic-lock retries for one race update before giving up with an error."""
     watcher_refresh_s: float = 5.0
@@ -70,6 +73,7 @@ ENV_FIELDS = frozenset(
         "board_ttl_s",
         "countdown_ms",
         "idle_forfeit_s",
+        "lobby_grace_s",
         "race_ttl_s",
         "record_ttl_s",
         "solver_budget_s",

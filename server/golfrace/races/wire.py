@@ -181,10 +181,23 @@ class RaceWire:
         if old is not None:
             await self.drop(key)
         follower = RaceFollower(session, race_id, role)
+        first_here = role == "racer" and not self._racer_here(race_id, session.player)
         await self._add(key, follower, race_channel(race_id), ref="race")
         if role == "watcher":
             await self.service.add_watcher(race_id, 1)
+        elif first_here and session.player is not None:
+            await self.service.here(race_id, session.player, True)
         return follower
+
+    def _racer_here(self, race_id: str, player: str | None) -> bool:
+        """Whether a connection of ``player`` on this instance follows ``race_id`` as a racer."""
+        return any(
+            isinstance(f, RaceFollower)
+            and f.race_id == race_id
+            and f.role == "racer"
+            and f.session.player == player
+            for f in self.followers.values()
+        )
 
     async def follow_board(self, session: Session, board: str) -> None:
         key = (id(session), "lb:" + board)
@@ -211,8 +224,12 @@ class RaceWire:
         follower = self.followers.pop(key, None)
         if isinstance(follower, RaceFollower):
             await self.ctx.hub.unsubscribe(race_channel(follower.race_id), follower)
+            player = follower.session.player
             if follower.role == "watcher":
                 await self.service.add_watcher(follower.race_id, -1)
+            elif player is not None and not self._racer_here(follower.race_id, player):
+                await self.service.here(follower.race_id, player, False)
+                self.service.leave_later(follower.race_id, player)
         elif isinstance(follower, BoardFollower):
             await self.ctx.hub.unsubscribe(lb.channel(follower.board), follower)
 
@@ -230,8 +247,14 @@ class RaceWire:
             if loop.time() >= refresh_at:
                 refresh_at = loop.time() + self.service.settings.watcher_refresh_s
                 races = {f.race_id for f in self.followers.values() if isinstance(f, RaceFollower)}
+                racers = {
+                    (f.race_id, f.session.player)
+                    for f in self.followers.values()
+                    if isinstance(f, RaceFollower) and f.role == "racer" and f.session.player is not None
+                }
                 try:
                     await self.service.refresh_watchers(races)
+                    await self.service.restamp_here(racers)
                 except Exception:  # Redis away: the next round tries again
                     log.warning("refreshing watcher counts failed", exc_info=True)
 
