@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+from collections import Counter
 from typing import Any
 
 from starlette.requests import Request
@@ -171,6 +172,8 @@ class RaceWire:
         self.ctx = ctx
         self.service = service
         self.followers: dict[tuple[int, str], RaceFollower | BoardFollower] = {}
+        self.racers_here: Counter[tuple[str, str]] = Counter()
+        """(race id, player) → connections on this instance following that race as that racer."""
         self.sweeper: asyncio.Task[None] | None = None
 
     async def follow(self, session: Session, race_id: str, role: str) -> RaceFollower:
@@ -181,23 +184,15 @@ class RaceWire:
         if old is not None:
             await self.drop(key)
         follower = RaceFollower(session, race_id, role)
-        first_here = role == "racer" and not self._racer_here(race_id, session.player)
         await self._add(key, follower, race_channel(race_id), ref="race")
         if role == "watcher":
             await self.service.add_watcher(race_id, 1)
-        elif first_here and session.player is not None:
-            await self.service.here(race_id, session.player, True)
+        elif session.player is not None:
+            here = (race_id, session.player)
+            self.racers_here[here] += 1
+            if self.racers_here[here] == 1:
+                await self.service.here(race_id, session.player, True)
         return follower
-
-    def _racer_here(self, race_id: str, player: str | None) -> bool:
-        """Whether a connection of ``player`` on this instance follows ``race_id`` as a racer."""
-        return any(
-            isinstance(f, RaceFollower)
-            and f.race_id == race_id
-            and f.role == "racer"
-            and f.session.player == player
-            for f in self.followers.values()
-        )
 
     async def follow_board(self, session: Session, board: str) -> None:
         key = (id(session), "lb:" + board)
@@ -227,9 +222,13 @@ class RaceWire:
             player = follower.session.player
             if follower.role == "watcher":
                 await self.service.add_watcher(follower.race_id, -1)
-            elif player is not None and not self._racer_here(follower.race_id, player):
-                await self.service.here(follower.race_id, player, False)
-                self.service.leave_later(follower.race_id, player)
+            elif player is not None:
+                here = (follower.race_id, player)
+                self.racers_here[here] -= 1
+                if self.racers_here[here] <= 0:
+                    del self.racers_here[here]
+                    await self.service.here(follower.race_id, player, False)
+                    self.service.leave_later(follower.race_id, player)
         elif isinstance(follower, BoardFollower):
             await self.ctx.hub.unsubscribe(lb.channel(follower.board), follower)
 
@@ -247,14 +246,9 @@ class RaceWire:
             if loop.time() >= refresh_at:
                 refresh_at = loop.time() + self.service.settings.watcher_refresh_s
                 races = {f.race_id for f in self.followers.values() if isinstance(f, RaceFollower)}
-                racers = {
-                    (f.race_id, f.session.player)
-                    for f in self.followers.values()
-                    if isinstance(f, RaceFollower) and f.role == "racer" and f.session.player is not None
-                }
                 try:
                     await self.service.refresh_watchers(races)
-                    await self.service.restamp_here(racers)
+                    await self.service.restamp_here(set(self.racers_here))
                 except Exception:  # Redis away: the next round tries again
                     log.warning("refreshing watcher counts failed", exc_info=True)
 
