@@ -122,3 +122,39 @@ async def test_boards_expire_when_nobody_posts_and_every_post_keeps_them(rds: ai
     await rds.expire(keys[0], 10)
     assert not await lb.submit(board, "ann", entry("ann", 200, 60_000, 50, T + 1))  # not better, but a post
     assert all(900 < ttl <= 1000 for ttl in [await rds.ttl(k) for k in keys])
+
+
+async def test_a_capped_board_keeps_only_its_best_entries(rds: aioredis.Redis) -> None:
+    lb = Leaderboards(rds)
+    board = "pb:ann"
+    z, p, e = (f"lb:{{{board}}}:{k}" for k in "zpe")
+    for n, score in enumerate((100, 300, 200)):
+        assert await lb.submit(
+            board, f"GO1-E-AAAAAA{'BCD'[n]}", entry("ann", score, 60_000, 50, T + n), cap=3
+        )
+    assert await lb.submit(board, "GO1-E-AAAAAAE", entry("ann", 250, 60_000, 50, T + 3), cap=3)  # 100 goes
+    assert not await lb.submit(board, "GO1-E-AAAAAAF", entry("ann", 50, 60_000, 50, T + 4), cap=3)  # too low
+    total, entries = await lb.page(board, 0, 10)
+    assert total == 3 and [x["score"] for x in entries] == [300, 250, 200]
+    assert sorted(k.decode() for k in await rds.hkeys(p)) == [
+        "GO1-E-AAAAAAC",
+        "GO1-E-AAAAAAD",
+        "GO1-E-AAAAAAE",
+    ]
+    assert await rds.hlen(e) == 3 and await rds.zcard(z) == 3
+    # the evicted code can come back with a better game; uncapped boards keep everyone
+    assert await lb.submit(board, "GO1-E-AAAAAAB", entry("ann", 350, 60_000, 50, T + 5), cap=3)
+    assert [x["score"] for x in (await lb.page(board, 0, 10))[1]] == [350, 300, 250]
+    for n in range(5):
+        await lb.submit("code:GO1-E-AAAAAAG", f"p{n}", entry(f"p{n}", 10 * n, 60_000, 50, T))
+    assert (await lb.page("code:GO1-E-AAAAAAG", 0, 10))[0] == 5
+
+
+async def test_personal_bests_are_capped_by_bests_max(rds: aioredis.Redis) -> None:
+    (won, won_line), (stuck, stuck_line) = won_deal(), stuck_deal()
+    lb = Leaderboards(rds, bests_max=1)
+    await lb.submit_record(record_for(stuck, stuck_line, "stuck", ranked=True))
+    assert await lb.submit_record(record_for(won, won_line, "won", ranked=True)) == [code_board(won), "pb:p1"]
+    total, entries = await lb.page("pb:p1", 0, 5)
+    assert total == 1 and entries[0]["code"] == won and entries[0]["score"] == 350
+    assert (await lb.page(code_board(stuck), 0, 5))[0] == 1  # the code's own board keeps the stuck game

@@ -9,7 +9,8 @@ Ties on all three fall back to the member's byte order: the member is
 Keys of board ``B`` (one Cluster slot per board):
 ``lb:{B}:z`` (sorted set), ``lb:{B}:p`` (player → member), ``lb:{B}:e`` (member → entry JSON).
 Boards: ``code:<canonical code>`` (``N`` and ``E`` spellings share one), ``daily:<yyyy-mm-dd>``; a player's
-personal bests are the board ``pb:<player>`` whose "players" are canonical codes.
+personal bests are the board ``pb:<player>`` whose "players" are canonical codes, kept to the player's best
+``bests_max`` codes (a code and daily board keeps everyone, so every player has a rank).
 """
 
 from __future__ import annotations
@@ -50,8 +51,16 @@ end
 redis.call('ZADD', KEYS[1], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[2], ARGV[4])
+local cap = tonumber(ARGV[6])
+local kept = 1
+while cap > 0 and redis.call('ZCARD', KEYS[1]) > cap do
+  local worst = redis.call('ZPOPMAX', KEYS[1])[1]
+  redis.call('HDEL', KEYS[2], string.sub(worst, string.find(worst, '|', 1, true) + 1))
+  redis.call('HDEL', KEYS[3], worst)
+  if worst == ARGV[2] then kept = 0 end
+end
 keep()
-return 1
+return kept
 """
 
 
@@ -102,9 +111,11 @@ class Entry:
 
 
 class Leaderboards:
-    def __init__(self, redis: aioredis.Redis, ttl_s: int = 0) -> None:
+    def __init__(self, redis: aioredis.Redis, ttl_s: int = 0, bests_max: int = 0) -> None:
         self.redis = redis
         self.ttl_s = ttl_s
+        self.bests_max = bests_max
+        """The most entries of a personal-bests board (its worst go); 0: no limit."""
         self._keep = redis.register_script(KEEP_BEST)
 
     @staticmethod
@@ -112,12 +123,18 @@ class Leaderboards:
         base = f"lb:{{{board}}}"
         return [base + ":z", base + ":p", base + ":e"]
 
-    async def submit(self, board: str, owner: str, entry: Entry) -> bool:
-        """Keep ``entry`` as ``owner``'s entry on ``board`` if it beats their current one. True if kept."""
-        kept = await self._keep(
-            keys=self._keys(board),
-            args=[owner, member(entry.finished_at, owner), entry.key, json.dumps(asdict(entry)), self.ttl_s],
-        )
+    async def submit(self, board: str, owner: str, entry: Entry, cap: int = 0) -> bool:
+        """Keep ``entry`` as ``owner``'s entry on ``board`` if it beats their current one, and at most ``cap``
+        entries (the worst go; 0: all). True if kept."""
+        args = [
+            owner,
+            member(entry.finished_at, owner),
+            entry.key,
+            json.dumps(asdict(entry)),
+            self.ttl_s,
+            cap,
+        ]
+        kept = await self._keep(keys=self._keys(board), args=args)
         if kept:
             await self.redis.publish(channel(board), pack({"board": board}))
         return bool(kept)
@@ -137,7 +154,7 @@ class Leaderboards:
         if await self.submit(board, record.player, entry):
             changed.append(board)
         best = Entry(**{**asdict(entry), "code": code})
-        if await self.submit(bests_board(record.player), code, best):
+        if await self.submit(bests_board(record.player), code, best, self.bests_max):
             changed.append(bests_board(record.player))
         return changed
 

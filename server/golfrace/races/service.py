@@ -144,7 +144,7 @@ class RaceService:
         self.settings = settings
         self.clock = clock
         self.daily = daily
-        self.boards = Leaderboards(redis, settings.board_ttl_s)
+        self.boards = Leaderboards(redis, settings.board_ttl_s, settings.bests_max)
         self.records = RecordStore(redis, settings.record_ttl_s)
         self._tasks: set[asyncio.Task[None]] = set()
         self.instance = secrets.token_hex(6)

@@ -27,6 +27,9 @@ class RaceSettings:
     """A finished game's record and move log are kept this long (seconds) for replays."""
     board_ttl_s: int = 90 * 86_400
     """A leaderboard (code, daily or personal bests) nobody has posted to for this long expires (seconds)."""
+    bests_max: int = 1_000
+    """A player's personal-bests board keeps their best this many codes (the worst go), so it cannot grow
+    without bound; code and daily boards keep every player."""
     board_page_max: int = 100
     """The most leaderboard entries one request may ask for."""
     board_live_top: int = 10
