@@ -375,7 +375,8 @@ async def test_a_racer_whose_every_connection_is_gone_leaves_the_lobby(
         async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
             return [r["name"] for r in (await http.get(f"/api/races/{rid}")).json()["racers"]]
 
-    await bob.close()  # one tab closed: the other still follows the race
+    await bob_tab.send({"t": "unwatch", "race": rid})  # the other tab looks at another view: still there
+    await bob.close()  # one tab closed: the other one is still open
     await asyncio.sleep(GRACE_S + 1.0)  # past the grace and a sweep (a removal would have come by now)
     assert await seated() == ["Ann", "Bob"]
     await bob_tab.close()  # the last one: after the grace, Bob is out of the lobby

@@ -126,7 +126,7 @@ class Leaderboards:
     async def submit(self, board: str, owner: str, entry: Entry, cap: int = 0) -> bool:
         """Keep ``entry`` as ``owner``'s entry on ``board`` if it beats their current one, and at most ``cap``
         entries (the worst go; 0: all). True if kept."""
-        args = [
+        args: list[str | int] = [
             owner,
             member(entry.finished_at, owner),
             entry.key,

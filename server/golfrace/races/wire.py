@@ -172,8 +172,11 @@ class RaceWire:
         self.ctx = ctx
         self.service = service
         self.followers: dict[tuple[int, str], RaceFollower | BoardFollower] = {}
+        self.joined: dict[int, tuple[str, set[str]]] = {}
+        """Connection → (its player, the races it followed as a racer and did not leave). A page that only
+        looks elsewhere (``unwatch``) is still there; a closed connection is not."""
         self.racers_here: Counter[tuple[str, str]] = Counter()
-        """(race id, player) → connections on this instance following that race as that racer."""
+        """(race id, player) → connections on this instance that joined that race as that racer."""
         self.sweeper: asyncio.Task[None] | None = None
 
     async def follow(self, session: Session, race_id: str, role: str) -> RaceFollower:
@@ -188,11 +191,37 @@ class RaceWire:
         if role == "watcher":
             await self.service.add_watcher(race_id, 1)
         elif session.player is not None:
-            here = (race_id, session.player)
-            self.racers_here[here] += 1
-            if self.racers_here[here] == 1:
-                await self.service.here(race_id, session.player, True)
+            await self._arrive(session, race_id)
         return follower
+
+    async def _arrive(self, session: Session, race_id: str) -> None:
+        assert session.player is not None
+        player, races = self.joined.setdefault(id(session), (session.player, set()))
+        if race_id in races:
+            return
+        races.add(race_id)
+        self.racers_here[(race_id, player)] += 1
+        if self.racers_here[(race_id, player)] == 1:
+            await self.service.here(race_id, player, True)
+
+    async def depart(self, session_id: int, race_id: str, gone: bool) -> None:
+        """Connection ``session_id`` no longer joins ``race_id`` (``gone``: it closed, rather than leaving the
+        race on purpose). The player's last connection on this instance: their presence stamp goes, and if
+        they closed the page, they leave the lobby unless a connection comes back within the grace."""
+        player, races = self.joined.get(session_id, ("", set()))
+        if race_id not in races:
+            return
+        races.discard(race_id)
+        if not races:
+            del self.joined[session_id]
+        here = (race_id, player)
+        self.racers_here[here] -= 1
+        if self.racers_here[here] > 0:
+            return
+        del self.racers_here[here]
+        await self.service.here(race_id, player, False)
+        if gone:
+            self.service.leave_later(race_id, player)
 
     async def follow_board(self, session: Session, board: str) -> None:
         key = (id(session), "lb:" + board)
@@ -219,16 +248,8 @@ class RaceWire:
         follower = self.followers.pop(key, None)
         if isinstance(follower, RaceFollower):
             await self.ctx.hub.unsubscribe(race_channel(follower.race_id), follower)
-            player = follower.session.player
             if follower.role == "watcher":
                 await self.service.add_watcher(follower.race_id, -1)
-            elif player is not None:
-                here = (follower.race_id, player)
-                self.racers_here[here] -= 1
-                if self.racers_here[here] <= 0:
-                    del self.racers_here[here]
-                    await self.service.here(follower.race_id, player, False)
-                    self.service.leave_later(follower.race_id, player)
         elif isinstance(follower, BoardFollower):
             await self.ctx.hub.unsubscribe(lb.channel(follower.board), follower)
 
@@ -243,6 +264,11 @@ class RaceWire:
             for key in [k for k, f in self.followers.items() if k[0] not in live or f.session.closing]:
                 with contextlib.suppress(Exception):
                     await self.drop(key)
+            closing = {id(s) for s in self.ctx.sessions if s.closing}
+            for session_id in [s for s in self.joined if s not in live or s in closing]:
+                for race_id in list(self.joined.get(session_id, ("", set()))[1]):
+                    with contextlib.suppress(Exception):
+                        await self.depart(session_id, race_id, gone=True)
             if loop.time() >= refresh_at:
                 refresh_at = loop.time() + self.service.settings.watcher_refresh_s
                 races = {f.race_id for f in self.followers.values() if isinstance(f, RaceFollower)}
@@ -358,6 +384,7 @@ async def _simple(session: Session, msg: dict[str, Any], what: str) -> None:
         raise _race_error(exc, f"race_{what}") from None
     if what == "leave":
         await wire.drop((id(session), msg["race"]))
+        await wire.depart(id(session), msg["race"], gone=False)
 
 
 @handler("race_leave")
