@@ -155,6 +155,14 @@ def test_the_hud_keeps_its_height_when_the_code_shows(page: Any) -> None:
     shown = page.locator(".play .hud").bounding_box()
     assert hud is not None and shown is not None
     assert shown["height"] == hud["height"]
+    # one row at this desktop width in every language: the buttons stand level with the code
+    for loc in ("en", "ro", "ms", "he"):
+        page.select_option(".lang-select", loc)
+        page.wait_for_function("loc => document.documentElement.lang === loc", arg=loc)
+        code = page.locator(".play .hud .code").bounding_box()
+        new = page.locator(".play .hud .new").bounding_box()
+        assert code is not None and new is not None
+        assert abs((code["y"] + code["height"] / 2) - (new["y"] + new["height"] / 2)) < 8, loc
 
 
 def test_a_toast_does_not_follow_the_player_to_another_view(page: Any) -> None:

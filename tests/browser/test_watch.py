@@ -55,3 +55,27 @@ def test_a_spectator_from_the_lobby_sees_racers_come_and_go_and_the_dealt_boards
     host.wait_for_function(f"({running})({racers})", timeout=6_000)
     for page in (host, guest, other, watcher):
         assert not page.errors, page.errors
+
+
+def test_watching_an_unknown_race_says_so_and_leaves_nothing_of_the_last_race(
+    new_context: Any, web_server: Any
+) -> None:
+    base = web_server.http
+    host = open_page(new_context, base + "/#/race")
+    host.fill("#race-code", EXAMPLE_CODE)
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = str(host.evaluate("location.hash.split('/')[2]"))
+    page = open_page(new_context, f"{base}/#/watch/{race_id}")
+    page.wait_for_function("document.querySelectorAll('.seat').length === 1")
+    page.evaluate("location.hash = '#/watch/rzzzzzzzzzzz'")  # a dead link, from a race being watched
+    missing = page.locator(".watch-view .race-missing:not([hidden])")
+    missing.wait_for()
+    assert missing.locator(".race-missing-text").text_content() == UI["errors"]["race_not_found"]
+    assert page.locator(".watch-view .race-head").is_hidden()
+    assert page.locator(".watch-view .seat").count() == 0  # nothing of the race watched before
+    shot(page, "watch-unknown")
+    page.evaluate(f"location.hash = '#/watch/{race_id}'")  # and back to a real race: the message goes
+    page.wait_for_function("document.querySelectorAll('.watch-view .seat').length === 1")
+    assert page.locator(".watch-view .race-missing").is_hidden()
+    assert page.locator(".watch-view .race-head").is_visible()

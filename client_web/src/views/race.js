@@ -11,6 +11,7 @@ import { settings } from "../settings.js";
 import { racerName } from "../names.js";
 import { confirmDialog } from "../confirm.js";
 import { raceIdFrom } from "../raceid.js";
+import { createMissing, showMissing } from "../missing.js";
 import { createResults, paintResults } from "../results.js";
 import { nextSeq, seenSeq } from "../seq.js";
 import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
@@ -71,13 +72,6 @@ export function createRaceView(app) {
         </div>
         <p id="race-join-error" class="field-error" role="alert" hidden></p>
       </form>
-      <div class="panel race-missing" role="alert" hidden>
-        <p class="race-missing-text"></p>
-        <div class="dlg-actions">
-          <a class="btn primary missing-create" href="#/race" data-t="ui.create_a_race"></a>
-          <a class="btn missing-join" href="#/race" data-t="ui.join_another"></a>
-        </div>
-      </div>
       <div class="race-room" hidden>
         <div class="panel race-head">
           <div>
@@ -135,6 +129,8 @@ export function createRaceView(app) {
   );
   q(".race-room").append(results);
   const room = q(".race-room");
+  const missing = createMissing(); // in the room's place, for a race that does not exist
+  room.before(missing);
   let raceId = null;
   let race = null;
   let mine = null; // my board state
@@ -294,7 +290,7 @@ export function createRaceView(app) {
           return;
         }
         if (m.code === "race_not_found" && raceId && !race && (m.params?.race ?? raceId) === raceId) {
-          showMissing(m); // a dead link or a mistyped id: say so in the page, with the ways on
+          showMissingRace(m); // a dead link or a mistyped id: say so in the page, with the ways on
           return;
         }
         if (!String(m.ref ?? "").startsWith("race") && !awaitingCreate) return;
@@ -386,10 +382,9 @@ export function createRaceView(app) {
   }
 
   /** No such race (never was, or expired): the message in place of the empty room. */
-  function showMissing(m) {
+  function showMissingRace(m) {
     room.hidden = true;
-    q(".race-missing-text").textContent = errorText(m.code, m.params);
-    q(".race-missing").hidden = false;
+    showMissing(missing, m);
   }
 
   /** Nothing of the previous race stays on screen while the next one loads. */

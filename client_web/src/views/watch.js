@@ -4,6 +4,7 @@ import { Board } from "../board.js";
 import { applyDiff } from "../gamestate.js";
 import { errorText, locale, t } from "../i18n.js";
 import { racerName } from "../names.js";
+import { createMissing, showMissing } from "../missing.js";
 import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
@@ -40,6 +41,8 @@ export function createWatchView(app) {
   const rematch = el(`<a class="btn primary watch-rematch" data-t="ui.watch_rematch" hidden></a>`);
   results.querySelector(".dlg-actions").append(rematch);
   q(".race-head").after(results);
+  const missing = createMissing(); // an id that is neither a race nor a game
+  root.prepend(missing);
   let id = null;
   let race = null;
   let seats = new Map(); // seat -> {board, el, state, progress}
@@ -174,6 +177,12 @@ export function createWatchView(app) {
   function watchGame() {
     single?.dispose();
     single = new GameSession(app.conn, {
+      onError: (m) => {
+        // not a race, and not a game either: the page says so instead of an empty "Watching the race"
+        if (m.ref !== "open") return;
+        q(".race-head").hidden = true;
+        showMissing(missing, { code: "race_not_found", params: {} });
+      },
       onChange: (state, change, diff) => {
         const view = seatView(1);
         paintSeat(1, { name: state.code ?? "", score: state.score, status: state.status, removed: 35 - state.columns.flat().length }, state, diff);
@@ -236,6 +245,14 @@ export function createWatchView(app) {
       seats = new Map();
       q(".seats").replaceChildren();
       results.hidden = true;
+      missing.hidden = true;
+      // nothing of the previous race stays on screen while this one loads
+      q(".race-head").hidden = false;
+      q(".race-meta").textContent = "";
+      q(".watch-n").textContent = "0";
+      q(".replay").hidden = true;
+      rematch.hidden = true;
+      delete root.dataset.phase;
       clearInterval(clockTimer);
       clockTimer = setInterval(tickSeats, 1000);
       listen();
