@@ -8,7 +8,7 @@ from typing import Any
 from golfrace.engine.i18n import catalog
 
 from .helpers import resign
-from .test_race import open_page
+from .test_race import host_race, open_page
 
 UI = catalog("en")["ui"]
 NAMES = "sel => [...document.querySelectorAll(sel)].map(e => e.textContent).join('|')"
@@ -26,10 +26,7 @@ def test_unnamed_racers_are_players_with_their_seat_and_a_guest_names_themselves
     new_context: Any, web_server: Any
 ) -> None:
     base = web_server.http
-    host = open_page(new_context, base + "/#/race")  # a fresh profile: no saved name
-    host.click(".race-create .create")
-    host.wait_for_function("location.hash.startsWith('#/race/')")
-    race_id = host.evaluate("location.hash.split('/')[2]")
+    host, race_id = host_race(new_context, base)  # a fresh profile: no saved name
     guest = open_page(new_context, f"{base}/r/{race_id}")
     for page in (host, guest):
         wait_names(page, ".racer-name", "Player 1 ★|Player 2")
@@ -77,10 +74,7 @@ def test_an_unnamed_leaderboard_entry_is_a_player(new_context: Any, web_server: 
 
 def test_the_race_tab_joins_a_race_by_its_link_or_id(new_context: Any, web_server: Any) -> None:
     base = web_server.http
-    host = open_page(new_context, base + "/#/race")
-    host.click(".race-create .create")
-    host.wait_for_function("location.hash.startsWith('#/race/')")
-    race_id = host.evaluate("location.hash.split('/')[2]")
+    host, race_id = host_race(new_context, base)
     guest = open_page(new_context, base + "/?lang=ro#/race")
     guest.fill("#race-join-id", "not a race")
     guest.press("#race-join-id", "Enter")

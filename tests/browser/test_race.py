@@ -21,6 +21,16 @@ def open_page(new_context: Any, url: str) -> Any:
     return page
 
 
+def host_race(new_context: Any, base: str, code: str | None = None) -> tuple[Any, str]:
+    """A fresh profile creates a race (of ``code``, else a random deal) and waits in its lobby: (page, id)."""
+    host = open_page(new_context, base + "/#/race")
+    if code is not None:
+        host.fill("#race-code", code)
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    return host, str(host.evaluate("location.hash.split('/')[2]"))
+
+
 def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
     base = web_server.http
     host = open_page(new_context, base + "/#/race")
@@ -161,10 +171,7 @@ def test_race_links_lead_strangers_to_the_watch_view_and_racers_to_their_seat(
     new_context: Any, web_server: Any
 ) -> None:
     base = web_server.http
-    host = open_page(new_context, base + "/#/race")
-    host.click(".race-create .create")
-    host.wait_for_function("location.hash.startsWith('#/race/')")
-    race_id = host.evaluate("location.hash.split('/')[2]")
+    host, race_id = host_race(new_context, base)
     host.click(".start")
     host.wait_for_selector(".countdown:not([hidden])")
 

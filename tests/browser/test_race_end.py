@@ -8,18 +8,14 @@ from typing import Any
 from golfrace.engine.i18n import catalog
 
 from .helpers import EXAMPLE_CODE, of_type, record_frames, resign, shot
-from .test_race import open_page
+from .test_race import host_race, open_page
 
 UI = catalog("en")["ui"]
 
 
 def running_race(new_context: Any, base: str) -> tuple[Any, Any, str]:
     """A race of the example deal between two fresh profiles, past its countdown: (host, guest, id)."""
-    host = open_page(new_context, base + "/#/race")
-    host.fill("#race-code", EXAMPLE_CODE)
-    host.click(".race-create .create")
-    host.wait_for_function("location.hash.startsWith('#/race/')")
-    race_id = str(host.evaluate("location.hash.split('/')[2]"))
+    host, race_id = host_race(new_context, base, EXAMPLE_CODE)
     guest = open_page(new_context, f"{base}/r/{race_id}")
     host.wait_for_function("document.querySelectorAll('.racer').length === 2")
     host.click(".start")

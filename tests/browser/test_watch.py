@@ -8,7 +8,7 @@ from typing import Any
 from golfrace.engine.i18n import catalog
 
 from .helpers import EXAMPLE_CODE, shot
-from .test_race import open_page
+from .test_race import host_race, open_page
 
 UI = catalog("en")["ui"]
 SUBS = "[...document.querySelectorAll('.seat .seat-sub')].map(e => e.textContent).join('|')"
@@ -19,11 +19,7 @@ def test_a_spectator_from_the_lobby_sees_racers_come_and_go_and_the_dealt_boards
     new_context: Any, web_server: Any
 ) -> None:
     base = web_server.http
-    host = open_page(new_context, base + "/#/race")
-    host.fill("#race-code", EXAMPLE_CODE)
-    host.click(".race-create .create")
-    host.wait_for_function("location.hash.startsWith('#/race/')")
-    race_id = str(host.evaluate("location.hash.split('/')[2]"))
+    host, race_id = host_race(new_context, base, EXAMPLE_CODE)
     watcher = open_page(new_context, f"{base}/watch/{race_id}")
     watcher.wait_for_function("document.querySelectorAll('.seat').length === 1")
     assert watcher.evaluate(SUBS) == UI["ready"]  # waiting in the lobby, no "Playing · 0/35 · 0:00"
@@ -61,11 +57,7 @@ def test_watching_an_unknown_race_says_so_and_leaves_nothing_of_the_last_race(
     new_context: Any, web_server: Any
 ) -> None:
     base = web_server.http
-    host = open_page(new_context, base + "/#/race")
-    host.fill("#race-code", EXAMPLE_CODE)
-    host.click(".race-create .create")
-    host.wait_for_function("location.hash.startsWith('#/race/')")
-    race_id = str(host.evaluate("location.hash.split('/')[2]"))
+    _host, race_id = host_race(new_context, base, EXAMPLE_CODE)  # the host stays in the lobby
     page = open_page(new_context, f"{base}/#/watch/{race_id}")
     page.wait_for_function("document.querySelectorAll('.seat').length === 1")
     page.evaluate("location.hash = '#/watch/rzzzzzzzzzzz'")  # a dead link, from a race being watched
