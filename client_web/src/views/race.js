@@ -361,8 +361,7 @@ export function createRaceView(app) {
     q(".idle-out").hidden = me?.status !== "abandoned";
     const warn = q(".idle-warn");
     const left = me?.out_at == null ? null : me.out_at - app.conn.serverNow();
-    const show =
-      left != null && left <= IDLE_WARN_MS && race?.phase !== "finished" && me.status === "playing" && mine?.status === "playing";
+    const show = left != null && left <= IDLE_WARN_MS && stillPlaying();
     warn.hidden = !show;
     if (!show) return;
     const text = t("ui.idle_warning", { time: clock(Math.ceil(Math.max(0, left) / 1000) * 1000) });
