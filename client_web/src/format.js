@@ -1,6 +1,9 @@
 // How times and racer statuses read on screen; shared by the race, watch, daily and leaderboard views.
 import { t } from "./i18n.js";
 
+/** The cards dealt to the tableau: a racer's progress counts how many of them are gone. */
+export const TABLEAU = 35;
+
 /** Milliseconds as m:ss ("—" when unknown). */
 export function clock(ms) {
   if (ms == null) return "—";
@@ -11,6 +14,11 @@ export function clock(ms) {
 /** A racer's status (playing, won, stuck, resigned, timeout, abandoned) in the page's language. */
 export function statusText(status) {
   return t(`ui.status.${status}`);
+}
+
+/** A racer's progress in one line, "status · removed/35 · time", their time running at server time `now`. */
+export function progressLine(race, racer, now) {
+  return `${statusText(racer.status)} · ${racer.removed ?? 0}/${TABLEAU} · ${clock(racerElapsed(race, racer, now))}`;
 }
 
 /** A racer's time at server time `now`: it runs while they play a running race (within its time limit); a

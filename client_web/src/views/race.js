@@ -3,7 +3,7 @@
 import { Board } from "../board.js";
 import { checkCode } from "../codes.js";
 import { describeState } from "../describe.js";
-import { clock, racerElapsed, statusText } from "../format.js";
+import { TABLEAU, clock, progressLine, statusText } from "../format.js";
 import { applyDiff, fromSnapshot, snapshotIsNewer } from "../gamestate.js";
 import { errorText, locale, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
@@ -17,7 +17,6 @@ import { nextSeq, seenSeq } from "../seq.js";
 import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
 import { safeStorage as storage } from "../storage.js";
 
-const TABLEAU = 35;
 /** The idle warning shows in the last minute before the server takes a racer out for not moving (a move
  * pushes `out_at` back, and the warning goes away). */
 const IDLE_WARN_MS = 60_000;
@@ -448,7 +447,7 @@ export function createRaceView(app) {
 
   function racerSub(r) {
     if (race.phase === "lobby") return "";
-    return `${statusText(r.status)} · ${r.removed ?? 0}/${TABLEAU} · ${clock(racerElapsed(race, r, app.conn.serverNow()))}`;
+    return progressLine(race, r, app.conn.serverNow());
   }
 
   /** The times of the racers still playing run between their moves. */

@@ -8,7 +8,7 @@ import { createMissing, showMissing } from "../missing.js";
 import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
-import { clock, racerElapsed, statusText } from "../format.js";
+import { TABLEAU, progressLine } from "../format.js";
 import { phaseAt } from "./race.js";
 
 const REPLAY_STEP_MS = 260;
@@ -95,8 +95,7 @@ export function createWatchView(app) {
 
   function seatSub(progress) {
     if (race?.phase === "lobby") return t("ui.ready");
-    const elapsed = race?.race ? racerElapsed(race, progress, app.conn.serverNow()) : progress.elapsed;
-    return `${statusText(progress.status)} · ${progress.removed ?? 0}/35 · ${clock(elapsed)}`;
+    return progressLine(race, progress, app.conn.serverNow()); // a single game (no race): its time as sent
   }
 
   /** Every second: the times of the racers still playing run between their moves. */
@@ -185,7 +184,7 @@ export function createWatchView(app) {
       },
       onChange: (state, change, diff) => {
         const view = seatView(1);
-        paintSeat(1, { name: state.code ?? "", score: state.score, status: state.status, removed: 35 - state.columns.flat().length }, state, diff);
+        paintSeat(1, { name: state.code ?? "", score: state.score, status: state.status, removed: TABLEAU - state.columns.flat().length }, state, diff);
         view.board.el.dataset.v = String(state.v);
       },
     });
