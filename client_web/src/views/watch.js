@@ -49,7 +49,7 @@ export function createWatchView(app) {
   let single = null;
   let replayTimer = null;
   let startTimer = null; // the header turns from "Starting" to "Running" at starts_at
-  let clockTimer = null;
+  let clockTimer = null; // the seats' times run while the race does
   const offs = [];
 
   function seatView(seat) {
@@ -98,13 +98,19 @@ export function createWatchView(app) {
     return progressLine(race, progress, app.conn.serverNow()); // a single game (no race): its time as sent
   }
 
-  /** Every second: the times of the racers still playing run between their moves. */
+  /** Every second of a running race: the times of the racers still playing run between their moves. */
   function tickSeats() {
     for (const view of seats.values()) {
+      if (!view.progress) continue;
       const sub = view.box.querySelector(".seat-sub");
-      const text = view.progress ? seatSub(view.progress) : "";
-      if (view.progress && sub.textContent !== text) sub.textContent = text;
+      const text = seatSub(view.progress);
+      if (sub.textContent !== text) sub.textContent = text;
     }
+  }
+
+  function stopClock() {
+    clearInterval(clockTimer);
+    clockTimer = null;
   }
 
   function renderHead() {
@@ -114,6 +120,8 @@ export function createWatchView(app) {
     if (phase === "countdown" && race.starts_at) {
       startTimer = setTimeout(renderHead, race.starts_at - app.conn.serverNow());
     }
+    if (phase === "running") clockTimer ??= setInterval(tickSeats, 1000);
+    else stopClock(); // a lobby, a countdown, a finished race: no time runs
     const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy"), t(`ui.phase.${phase}`)];
     if (race.code) bits.push(race.code);
     q(".race-meta").textContent = bits.join(" · ");
@@ -252,8 +260,7 @@ export function createWatchView(app) {
       q(".replay").hidden = true;
       rematch.hidden = true;
       delete root.dataset.phase;
-      clearInterval(clockTimer);
-      clockTimer = setInterval(tickSeats, 1000);
+      stopClock();
       listen();
       start();
     },
@@ -264,7 +271,7 @@ export function createWatchView(app) {
       single = null;
       clearInterval(replayTimer);
       clearTimeout(startTimer);
-      clearInterval(clockTimer);
+      stopClock();
     },
     relabel() {
       translate(root);
