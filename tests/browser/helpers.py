@@ -179,3 +179,34 @@ def resign(page: Any) -> None:
     page.wait_for_selector("dialog.confirm[open] .ok:focus")
     page.keyboard.press("Enter")
     page.wait_for_selector("dialog.confirm", state="detached")
+
+
+def open_page(new_context: Any, url: str) -> Any:
+    """A page of a fresh profile at ``url``; its uncaught errors collect in ``page.errors``."""
+    page = new_context().new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.errors = errors
+    return page
+
+
+def host_race(new_context: Any, base: str, code: str | None = None) -> tuple[Any, str]:
+    """A fresh profile creates a race (of ``code``, else a random deal) and waits in its lobby: (page, id)."""
+    host = open_page(new_context, base + "/#/race")
+    if code is not None:
+        host.fill("#race-code", code)
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    return host, str(host.evaluate("location.hash.split('/')[2]"))
+
+
+def running_race(new_context: Any, base: str) -> tuple[Any, Any, str]:
+    """A race of the example deal between two fresh profiles, past its countdown: (host, guest, id)."""
+    host, race_id = host_race(new_context, base, EXAMPLE_CODE)
+    guest = open_page(new_context, f"{base}/r/{race_id}")
+    host.wait_for_function("document.querySelectorAll('.racer').length === 2")
+    host.click(".start")
+    for page in (host, guest):
+        page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    return host, guest, race_id

@@ -14,8 +14,7 @@ from golfrace.settings import Settings
 from golfrace.testing import RunningServer, start_process, stop_process
 
 from .conftest import ARTIFACTS, FAST_ENV
-from .helpers import resign, shot
-from .test_race_end import running_race
+from .helpers import resign, running_race, shot
 
 UI = catalog("en")["ui"]
 IDLE_S = 3

@@ -7,8 +7,7 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 
-from .helpers import resign
-from .test_race import host_race, open_page
+from .helpers import host_race, open_page, resign
 
 UI = catalog("en")["ui"]
 NAMES = "sel => [...document.querySelectorAll(sel)].map(e => e.textContent).join('|')"

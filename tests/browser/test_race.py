@@ -6,29 +6,10 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 
-from .helpers import resign, shot
+from .helpers import host_race, open_page, resign, shot
 
 UI = catalog("en")["ui"]
 DAILY_MARGIN_S = 45  # longer than the daily test takes from its first attempt to reading it back
-
-
-def open_page(new_context: Any, url: str) -> Any:
-    page = new_context().new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(url)
-    page.errors = errors
-    return page
-
-
-def host_race(new_context: Any, base: str, code: str | None = None) -> tuple[Any, str]:
-    """A fresh profile creates a race (of ``code``, else a random deal) and waits in its lobby: (page, id)."""
-    host = open_page(new_context, base + "/#/race")
-    if code is not None:
-        host.fill("#race-code", code)
-    host.click(".race-create .create")
-    host.wait_for_function("location.hash.startsWith('#/race/')")
-    return host, str(host.evaluate("location.hash.split('/')[2]"))
 
 
 def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:

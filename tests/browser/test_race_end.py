@@ -7,21 +7,9 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 
-from .helpers import EXAMPLE_CODE, of_type, record_frames, resign, shot
-from .test_race import host_race, open_page
+from .helpers import of_type, open_page, record_frames, resign, running_race, shot
 
 UI = catalog("en")["ui"]
-
-
-def running_race(new_context: Any, base: str) -> tuple[Any, Any, str]:
-    """A race of the example deal between two fresh profiles, past its countdown: (host, guest, id)."""
-    host, race_id = host_race(new_context, base, EXAMPLE_CODE)
-    guest = open_page(new_context, f"{base}/r/{race_id}")
-    host.wait_for_function("document.querySelectorAll('.racer').length === 2")
-    host.click(".start")
-    for page in (host, guest):
-        page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
-    return host, guest, race_id
 
 
 def test_a_racer_done_first_sees_their_result_and_waits_with_live_progress(

@@ -7,8 +7,7 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 
-from .helpers import EXAMPLE_CODE, shot
-from .test_race import host_race, open_page
+from .helpers import EXAMPLE_CODE, host_race, open_page, shot
 
 UI = catalog("en")["ui"]
 SUBS = "[...document.querySelectorAll('.seat .seat-sub')].map(e => e.textContent).join('|')"
