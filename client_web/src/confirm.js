@@ -5,6 +5,11 @@ import { el } from "./ui.js";
 
 const YES = "yes";
 
+/** Close an open question as "no" (its view is going away: the answer would act on a page no longer shown). */
+export function dismissConfirm() {
+  for (const d of document.querySelectorAll("dialog.confirm[open]")) d.close("");
+}
+
 /** Ask `question` (a catalog path); resolves true when the player confirms with `confirmKey`'s button. */
 export function confirmDialog(question, confirmKey) {
   return new Promise((resolve) => {

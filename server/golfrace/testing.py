@@ -107,6 +107,7 @@ def start_process(
     if log is None:
         process = subprocess.Popen(args, env=full_env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     else:
+        log.parent.mkdir(parents=True, exist_ok=True)
         with open(log, "ab") as out:  # the child has its own copy of the descriptor
             process = subprocess.Popen(args, env=full_env, stdout=out, stderr=subprocess.STDOUT)
     running = RunningServer(settings, process=process)

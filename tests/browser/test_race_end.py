@@ -117,7 +117,7 @@ def test_spectators_follow_the_rematch_and_racers_get_a_clean_address(
 
 
 def test_resign_asks_first_escape_keeps_playing(new_context: Any, web_server: Any) -> None:
-    host, guest, _ = running_race(new_context, web_server.http)
+    host, guest, race_id = running_race(new_context, web_server.http)
     frames = record_frames(host)
     host.reload()  # the recorder sees the page's new connection
     host.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])")
@@ -136,6 +136,13 @@ def test_resign_asks_first_escape_keeps_playing(new_context: Any, web_server: An
     host.wait_for_selector("dialog.confirm", state="detached")
     assert of_type(frames["sent"], "race_resign") == []
     assert host.locator(".resign").is_visible()
+    host.click(".resign")  # asked, then the page goes elsewhere (as Back would): the question goes too
+    host.locator("dialog.confirm[open]").wait_for()
+    host.evaluate("location.hash = '#/rules'")
+    host.wait_for_selector("dialog.confirm", state="detached")
+    host.evaluate(f"location.hash = '#/race/{race_id}'")
+    host.wait_for_selector(".race-room[data-phase=running] .resign:visible")
+    assert of_type(frames["sent"], "race_resign") == []
     resign(host)  # Enter confirms
     host.wait_for_selector(".my-end:not([hidden])")
     assert len(of_type(frames["sent"], "race_resign")) == 1

@@ -9,7 +9,7 @@ import { errorText, locale, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
 import { racerName } from "../names.js";
-import { confirmDialog } from "../confirm.js";
+import { confirmDialog, dismissConfirm } from "../confirm.js";
 import { raceIdFrom } from "../raceid.js";
 import { createMissing, showMissing } from "../missing.js";
 import { createResults, paintResults } from "../results.js";
@@ -563,6 +563,7 @@ export function createRaceView(app) {
       focusOnMount = null;
     },
     unmount() {
+      dismissConfirm(); // "Resign?" must not outlive the race view (Back while it is open)
       if (raceId) app.conn.send({ t: "unwatch", race: raceId }); // a connection follows at most 16 races
       for (const off of offs.splice(0)) off();
       document.removeEventListener("keydown", onKey);
