@@ -49,6 +49,7 @@ def test_undo_of_a_draw_is_refused_only_when_draws_are_final(
         assert info.value.code == refused
     assert (game.drawn, game.removed) == after
     assert game.draws_final is final
+    assert game.can_undo is (bool(game.history) and not (final and game.history[-1].column is None))
 
 
 def test_undo_peek_no_longer_shows_the_stock() -> None:
@@ -80,3 +81,17 @@ def test_a_malformed_flag_is_a_state_error() -> None:
     state["draws_final"] = "yes"
     with pytest.raises(StateError):
         Game.from_state(state)
+
+
+@pytest.mark.parametrize(
+    ("moves", "final", "can"),
+    [
+        ("", True, False),
+        ("d", True, False),
+        ("d 5", True, True),
+        ("d", False, True),
+        ("d 5 2 d", True, False),
+    ],
+)
+def test_can_undo_says_what_undo_would_do(moves: str, final: bool, can: bool) -> None:
+    assert play(moves, final).can_undo is can

@@ -125,6 +125,13 @@ class Game:
         """Derived from the position (so undo restores it exactly): see ``points``."""
         return points(self.removed, stuck=self.status is Status.STUCK)
 
+    @property
+    def can_undo(self) -> bool:
+        """Whether ``Undo`` would be accepted now (the client greys its button otherwise)."""
+        if not self.history or self.status is Status.WON:
+            return False
+        return not (self.draws_final and self.history[-1].column is None)
+
     def legal_actions(self) -> list[Action]:
         if self.status is not Status.PLAYING:
             return []
