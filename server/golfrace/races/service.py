@@ -207,7 +207,10 @@ class RaceService:
                     watchers = self._live(await pipe.hgetall(watchers_key(race_id)))
                     move = describe(before, after, now) if describe is not None else None
                     pipe.multi()  # type: ignore[no-untyped-call]
-                    pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
+                    if after.starts_at is None and not after.racers:  # fair play: an empty lobby goes
+                        pipe.delete(key, watchers_key(race_id), presence_key(race_id))
+                    else:
+                        pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
                     pipe.publish(race_channel(race_id), pack(self._event(before, after, now, watchers, move)))
                     await pipe.execute()
                 except WatchError:
