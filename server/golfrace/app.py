@@ -22,6 +22,7 @@ import redis.asyncio as aioredis
 import uvicorn
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
@@ -32,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 from . import handlers, metrics
 from .context import Context
 from .engine.i18n import LOCALES, catalog
+from .errors import ErrorCode
 from .hub import Hub
 from .protocol import (
     CLOSE_GOING_AWAY,
@@ -121,7 +123,8 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
     # the client's script and styles go out compressed (the first visit's transfer budget); frames on /ws
     # do not pass through here
     middleware = [Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    on_error = {HTTPException: http_exception, Exception: server_fault}
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers=on_error)
     app.state.settings = settings
     return GolfApp(app)
 
@@ -186,12 +189,33 @@ def uvicorn_config(app: GolfApp, settings: Settings, **overrides: Any) -> uvicor
 
 
 # --- HTTP -----------------------------------------------------------------------------------------------
+def http_error(code: ErrorCode, message: str, http_status: int, **extra: Any) -> JSONResponse:
+    """The one shape of every HTTP error: ``{"error": code, "message": text}`` (plus ``extra`` fields)."""
+    return JSONResponse({"error": code.value, "message": message, **extra}, status_code=http_status)
+
+
+HTTP_STATUS_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.BAD_METHOD}
+
+
+async def http_exception(request: Request, exc: Exception) -> Response:
+    """Starlette's own errors (no route, a method the route lacks) in the same shape."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    code = HTTP_STATUS_CODES.get(status, ErrorCode.INTERNAL)
+    return http_error(code, str(getattr(exc, "detail", "")) or code.value, status)
+
+
+async def server_fault(request: Request, exc: Exception) -> Response:
+    log.exception("HTTP %s failed", request.url.path, exc_info=exc)
+    return http_error(ErrorCode.INTERNAL, "unexpected server fault", 500)
+
+
 async def healthz(request: Request) -> Response:
     ctx: Context = request.app.state.ctx
     try:
         ms = await asyncio.wait_for(ctx.store.ping_ms(), HEALTH_TIMEOUT)
-    except Exception as exc:
-        return JSONResponse({"status": "unavailable", "redis": str(exc)[:200]}, status_code=503)
+    except Exception as exc:  # a timeout has no text of its own: name its type
+        cause = (str(exc) or type(exc).__name__)[:200]
+        return http_error(ErrorCode.UNAVAILABLE, f"redis: {cause}", 503, status="unavailable", redis=cause)
     return JSONResponse({"status": "ok", "redis_ms": round(ms, 3), "connections": len(ctx.sessions)})
 
 
@@ -205,7 +229,7 @@ async def metrics_endpoint(request: Request) -> Response:
 async def catalog_endpoint(request: Request) -> Response:
     locale = request.path_params["locale"]
     if locale not in LOCALES:
-        return JSONResponse({"code": "bad_locale", "message": f"languages: {', '.join(LOCALES)}"}, 404)
+        return http_error(ErrorCode.BAD_LOCALE, f"languages: {', '.join(LOCALES)}", 404)
     return JSONResponse(catalog(locale), headers={"Cache-Control": "public, max-age=300"})
 
 

@@ -51,9 +51,6 @@ class HintSettings:
 
 
 SETTINGS = HintSettings.from_env()  # tests may replace it
-HINT_ERROR_CODES = {
-    "hint_busy": "a hint for this connection is still being computed; ask again after its answer",
-}
 EXTRAS_KEY = "hints_in_flight"
 _TASKS: set[asyncio.Task[None]] = set()  # keeps running hint tasks referenced until they finish
 
@@ -106,7 +103,9 @@ async def on_hint(session: Session, msg: dict[str, Any]) -> None:
     game_id = msg["game"]
     busy = int(session.extras.get(EXTRAS_KEY, 0))
     if busy >= SETTINGS.in_flight:
-        raise ProtocolError("hint_busy", HINT_ERROR_CODES["hint_busy"], ref="hint", game=game_id)
+        raise ProtocolError(
+            "hint_busy", "a hint is still being computed; ask again after it", ref="hint", game=game_id
+        )
     stored = await session.ctx.store.load(game_id)
     if stored is None:
         raise ProtocolError("no_game", f"no game {game_id!r}", ref="hint", game=game_id)
