@@ -31,7 +31,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from . import handlers, metrics
-from .context import Context
+from .context import Clock, Context, wall_clock
 from .engine.i18n import LOCALES, catalog
 from .errors import ErrorCode
 from .hub import Hub
@@ -45,14 +45,12 @@ from .protocol import (
 )
 from .session import Session
 from .settings import Settings
-from .store import Batcher, Store, batch_client
+from .store import Store, settings_batcher
 from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
 EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints")
-HEALTH_TIMEOUT = 2.0
-REDIS_POOL_WAIT = 5.0  # seconds a request waits for a free Redis connection before `unavailable`
 
 
 def static_dir(settings: Settings) -> Path | None:
@@ -68,10 +66,11 @@ def _load_extensions(names: Sequence[str]) -> list[ModuleType]:
     return [importlib.import_module(name) for name in names]
 
 
-GZIP_MIN_BYTES = 1024  # smaller HTTP answers are not worth compressing
-
-
-def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> GolfApp:
+def create_app(
+    settings: Settings, extensions: Sequence[str] | None = None, clock: Clock = wall_clock
+) -> GolfApp:
+    """The app of ``settings`` (every limit) and ``clock`` (server milliseconds), with the extension modules
+    ``extensions`` (default ``EXTENSIONS``)."""
     if not settings.redis_url:
         raise ValueError("create_app needs settings.redis_url (golfrace serve starts an embedded Redis)")
     modules = _load_extensions(EXTENSIONS if extensions is None else extensions)
@@ -79,15 +78,17 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pool = aioredis.BlockingConnectionPool.from_url(
-            settings.redis_url or "", max_connections=settings.redis_connections, timeout=REDIS_POOL_WAIT
+            settings.redis_url or "",
+            max_connections=settings.redis_connections,
+            timeout=settings.redis_pool_wait_s,
         )
         redis = aioredis.Redis(connection_pool=pool, decode_responses=False)
         await redis.ping()
-        store = Store(redis, settings, Batcher(batch_client(settings.redis_url or "")))
+        store = Store(redis, settings, settings_batcher(settings))
         secret = settings.secret or await store.shared_secret()
         hub = Hub(redis, settings.redis_url or "", store.origin)
         await hub.start()
-        ctx = Context(settings, redis, store, hub, Tokens(secret))
+        ctx = Context(settings, redis, store, hub, Tokens(secret), clock)
         app.state.ctx = ctx
         for module in modules:
             if hasattr(module, "startup"):
@@ -122,7 +123,7 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
         routes.append(Route("/", placeholder))
     # the client's script and styles go out compressed (the first visit's transfer budget); frames on /ws
     # do not pass through here
-    middleware = [Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)]
+    middleware = [Middleware(GZipMiddleware, minimum_size=settings.gzip_min_bytes)]
     on_error = {HTTPException: http_exception, Exception: server_fault}
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers=on_error)
     app.state.settings = settings
@@ -212,7 +213,7 @@ async def server_fault(request: Request, exc: Exception) -> Response:
 async def healthz(request: Request) -> Response:
     ctx: Context = request.app.state.ctx
     try:
-        ms = await asyncio.wait_for(ctx.store.ping_ms(), HEALTH_TIMEOUT)
+        ms = await asyncio.wait_for(ctx.store.ping_ms(), ctx.settings.health_timeout_s)
     except Exception as exc:  # a timeout has no text of its own: name its type
         cause = (str(exc) or type(exc).__name__)[:200]
         return http_error(ErrorCode.UNAVAILABLE, f"redis: {cause}", 503, status="unavailable", redis=cause)
@@ -222,7 +223,8 @@ async def healthz(request: Request) -> Response:
 async def metrics_endpoint(request: Request) -> Response:
     ctx: Context = request.app.state.ctx
     with contextlib.suppress(Exception):
-        metrics.REDIS_PING.set(await asyncio.wait_for(ctx.store.ping_ms(), HEALTH_TIMEOUT) / 1000)
+        ms = await asyncio.wait_for(ctx.store.ping_ms(), ctx.settings.health_timeout_s)
+        metrics.REDIS_PING.set(ms / 1000)
     return Response(generate_latest(metrics.REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
 
