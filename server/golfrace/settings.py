@@ -71,6 +71,19 @@ class Settings:
     cas_retries: int = 20
     """Attempts at a compare-and-set move before ``busy`` (only contention on one game can use them)."""
 
+    # --- one connection's follow/fill and writer (follow.py, session.py) ----------------------------
+    pending_limit: int = 256
+    """Diffs held for one game while its gap is filled (or ``open`` reads it); later ones are left to the
+    fill's next pass. Bounds the memory a stalled fill can hold per game."""
+    fill_retry_s: float = 0.25
+    """Seconds before a failed fill (Redis away) is tried again, doubling each time up to
+    ``fill_retry_max_s``: a client behind a gap catches up soon after Redis is back, without asking."""
+    fill_retry_max_s: float = 5.0
+    """Seconds: the longest wait between two tries of a failed fill (a long outage costs one read per game
+    and connection every 5 s)."""
+    close_timeout_s: float = 1.0
+    """Seconds to get a close frame out; a stalled peer is then left to the websocket ping timeout."""
+
     # --- time to live --------------------------------------------------------------------------------
     idle_game_ttl: int = 7 * 24 * 3600
     """Seconds an unfinished game without any action is kept (abandoned games expire)."""
