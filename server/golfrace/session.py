@@ -22,10 +22,11 @@ from .engine.i18n import DEFAULT_LOCALE
 from .follow import Action, CancelRetry, Close, Connection, Fill, Follow, RetryAfter
 from .hub import Envelope
 from .protocol import CLOSE_FLOOD, MSGPACK, ProtocolError, encode, unpack
+from .seams.ws_frames import frame
 from .store import Stored, channel
 from .views import public_state
 
-__all__ = ["Follow", "Session", "Socket", "snapshot"]
+__all__ = ["Follow", "FrameSink", "Session", "Socket", "snapshot"]
 
 log = logging.getLogger("golfrace.session")
 
@@ -36,6 +37,14 @@ class Socket(Protocol):
     async def send_bytes(self, data: bytes) -> None: ...
     async def send_text(self, data: str) -> None: ...
     async def close(self, code: int = 1000) -> None: ...
+
+
+class FrameSink(Protocol):
+    """The websocket protocol's way in for frames framed once for many connections
+    (``seams.uvicorn_ws``): when it can take one now, the frame skips the ASGI ``send``."""
+
+    def can_write_frames(self) -> bool: ...
+    def write_frame(self, data: bytes) -> None: ...
 
 
 class Session:
@@ -52,6 +61,7 @@ class Session:
         "ctx",
         "dropped_for_rate",
         "extras",
+        "frames",
         "hello_timer",
         "lang",
         "machine",
@@ -62,11 +72,13 @@ class Session:
         "websocket",
     )
 
-    def __init__(self, ctx: Context, websocket: Socket, codec: str) -> None:
+    def __init__(self, ctx: Context, websocket: Socket, codec: str, frames: FrameSink | None = None) -> None:
         self.ctx = ctx
         settings = self.settings = ctx.settings
         self.websocket = websocket
         self.codec = codec
+        self.frames = frames if settings.direct_frames else None
+        """Where frames go straight when the protocol can take them (else through ``websocket``)."""
         self.player: str | None = None
         self.name: str | None = None
         self.lang = DEFAULT_LOCALE
@@ -162,7 +174,27 @@ class Session:
             elif type(action) is Close:
                 self._closed(action.code)
         if self.machine.outbox:
-            self._ensure_writer()
+            task = self._writer_task
+            if task is None or task.done():
+                frames = self.frames
+                if frames is not None and frames.can_write_frames():
+                    self._write_now(frames)
+                else:
+                    self._writer_task = asyncio.create_task(self._write())
+
+    def _write_now(self, frames: FrameSink) -> None:
+        """The fast path, when no writer runs and the socket takes frames: everything queued goes out now,
+        a broadcast as the bytes framed once for all its followers, an answer framed here."""
+        machine = self.machine
+        queue = machine.outbox
+        if not queue:
+            return
+        binary = self.codec == MSGPACK
+        for item in queue:
+            frames.write_frame(item.framed(binary) if type(item) is Envelope else frame(item))
+        metrics.MESSAGES_OUT.inc(len(queue))
+        queue.clear()
+        self._run(machine.drained())
 
     def _ensure_writer(self) -> None:
         task = self._writer_task

@@ -83,6 +83,10 @@ class Settings:
     and connection every 5 s)."""
     close_timeout_s: float = 1.0
     """Seconds to get a close frame out; a stalled peer is then left to the websocket ping timeout."""
+    direct_frames: bool = True
+    """A broadcast is framed once and the same bytes written to every local follower whose socket takes
+    them now (``seams/uvicorn_ws.py``). Off: every frame goes through the ASGI ``send`` and is framed per
+    connection (a benchmark's baseline; the fallback protocols never use it)."""
 
     # --- time to live --------------------------------------------------------------------------------
     idle_game_ttl: int = 7 * 24 * 3600
