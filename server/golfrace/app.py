@@ -43,6 +43,7 @@ from .protocol import (
     choose_codec,
     decode,
 )
+from .seams.ws_frames import FRAMES
 from .session import Session
 from .settings import Settings
 from .store import Store, settings_batcher
@@ -134,10 +135,10 @@ SANSIO_MODULE = "uvicorn.protocols.websockets.websockets_sansio_impl"
 
 
 def websocket_protocol() -> Any:
-    """The trimmed protocol of lean_ws.py; when this uvicorn cannot give it its base class, uvicorn's own
-    ``websockets-sansio`` protocol (or, without that, the ``websockets`` one)."""
+    """The trimmed protocol of seams/uvicorn_ws.py; when this uvicorn cannot give it its base class,
+    uvicorn's own ``websockets-sansio`` protocol (or, without that, the ``websockets`` one)."""
     try:
-        from .lean_ws import LeanWebSocketProtocol
+        from .seams.uvicorn_ws import LeanWebSocketProtocol
     except ImportError as exc:
         try:
             sansio = importlib.util.find_spec(SANSIO_MODULE) is not None
@@ -280,7 +281,8 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
     chosen = choose_codec(list(scope.get("subprotocols") or []))
     await send({"type": "websocket.accept", "subprotocol": chosen})
     scope["headers"] = []  # the handshake is over: nothing reads them again
-    session = Session(ctx, Socket(send), chosen or JSON)
+    frames = (scope.get("extensions") or {}).get(FRAMES)  # the protocol of seams/uvicorn_ws.py offers it
+    session = Session(ctx, Socket(send), chosen or JSON, frames)
     ctx.sessions.add(session)
     metrics.CONNECTIONS.inc()
     loop = asyncio.get_running_loop()

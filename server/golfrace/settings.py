@@ -110,15 +110,23 @@ class Settings:
     """Games kept in process memory as last seen (a guess checked by every commit; ~3 KB each)."""
     cas_retries: PositiveInt = 20
     """Attempts at a compare-and-set move before ``busy`` (only contention on one game can use them)."""
+
+    # --- one connection's follow/fill and writer (follow.py, session.py) ----------------------------
     pending_limit: PositiveInt = 256
-    """Diffs held for one game while its gap is being filled from the store."""
+    """Diffs held for one game while its gap is filled (or ``open`` reads it); later ones are left to the
+    fill's next pass. Bounds the memory a stalled fill can hold per game."""
     fill_retry_s: PositiveFloat = 0.25
-    """Seconds before a failed fill (Redis away) is tried again; doubled after each failure in a row, up to
-    ``fill_retry_max_s``."""
+    """Seconds before a failed fill (Redis away) is tried again, doubling each time up to
+    ``fill_retry_max_s``: a client behind a gap catches up soon after Redis is back, without asking."""
     fill_retry_max_s: PositiveFloat = 5.0
-    """The longest wait between two attempts at a failed fill (seconds)."""
+    """Seconds: the longest wait between two tries of a failed fill (a long outage costs one read per game
+    and connection every 5 s)."""
     close_timeout_s: PositiveFloat = 1.0
-    """Seconds to get a close frame out; a stalled peer is then left to the ping timeout."""
+    """Seconds to get a close frame out; a stalled peer is then left to the websocket ping timeout."""
+    direct_frames: bool = True
+    """A broadcast is framed once and the same bytes written to every local follower whose socket takes
+    them now (``seams/uvicorn_ws.py``). Off: every frame goes through the ASGI ``send`` and is framed per
+    connection (a benchmark's baseline; the fallback protocols never use it)."""
 
     # --- time to live --------------------------------------------------------------------------------
     idle_game_ttl: PositiveInt = 7 * 24 * 3600
