@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from golfrace.client import Client
+from golfrace.engine import GameCode
 from golfrace.races import wire
 from golfrace.races.daily import day_start_ms
 from golfrace.races.leaderboard import code_board, daily_board
@@ -169,7 +170,7 @@ async def test_an_attempt_counts_for_its_day_only_within_the_grace(
 
 
 # --- 11.3: a draw is final in ranked play -----------------------------------------------------------------
-async def test_a_ranked_race_refuses_to_undo_a_draw_and_a_casual_one_does_not(
+async def test_a_ranked_race_deals_a_long_code_and_refuses_to_undo_a_draw_and_a_casual_one_does_neither(
     server: RunningServer, made: list[Client]
 ) -> None:
     [ann] = await tabs(server, None, 1, made)
@@ -191,7 +192,10 @@ async def test_a_ranked_race_refuses_to_undo_a_draw_and_a_casual_one_does_not(
             assert undo["t"] == "refused" and undo["code"] == "draw_final", undo
         else:
             assert undo["t"] == "ack", undo
-        await resign(ann, rid)
+        final = await resign(ann, rid)
+        # 11.1: a random ranked race deals a long code (26 letters); a typed one keeps its code
+        code = GameCode.parse(final["code"])
+        assert code.long if typed is None else str(code) == typed
 
 
 # --- 11.8: lobbies without racers are deleted --------------------------------------------------------------
