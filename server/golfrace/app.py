@@ -30,6 +30,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from . import handlers, metrics
+from .accounts import sessions as accounts_sessions
+from .accounts.hello import COOKIE_EXTRA
 from .context import Context
 from .engine.i18n import LOCALES, catalog
 from .hub import Hub
@@ -48,7 +50,7 @@ from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
-EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints")
+EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints", "golfrace.accounts.routes")
 HEALTH_TIMEOUT = 2.0
 REDIS_POOL_WAIT = 5.0  # seconds a request waits for a free Redis connection before `unavailable`
 
@@ -253,8 +255,11 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
         return
     chosen = choose_codec(list(scope.get("subprotocols") or []))
     await send({"type": "websocket.accept", "subprotocol": chosen})
+    cookie = accounts_sessions.from_asgi_headers(scope.get("headers"))  # accounts: a browser's session
     scope["headers"] = []  # the handshake is over: nothing reads them again
     session = Session(ctx, Socket(send), chosen or JSON)
+    if cookie is not None:
+        session.extras[COOKIE_EXTRA] = cookie
     ctx.sessions.add(session)
     metrics.CONNECTIONS.inc()
     loop = asyncio.get_running_loop()

@@ -32,6 +32,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
 from .. import metrics
+from ..accounts import ranked as accounts_ranked
 from ..engine import Action, GameCode, Rules, Variants, random_code
 from ..protocol import pack
 from . import solving, views
@@ -507,6 +508,7 @@ class RaceService:
                 record = GameRecord.of(race, racer)
                 await self.records.save(record)
                 await self.boards.submit_record(record)
+                await accounts_ranked.race_over(self.redis, record, verify(record))  # accounts: history
                 if race.daily and race.ranked:
                     v = verify(record)
                     result = {
