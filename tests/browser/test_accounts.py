@@ -120,3 +120,36 @@ def test_password_sign_up_sign_out_and_sign_in(new_context: Any, web_server: Any
     page.wait_for_selector(".account-view[data-profile=shown]")
     assert _signed_in(page) == player
     assert not page.errors, page.errors
+
+
+def test_a_guest_is_told_only_accounts_are_ranked_and_signing_up_keeps_the_game(
+    new_context: Any, web_server: Any
+) -> None:
+    base = _base(web_server)
+    page, _cdp, _ = _account_page(new_context, base)
+    page.goto(base + "/#/daily")
+    notice = page.locator(".daily-view [data-ranked-notice]")
+    notice.wait_for()
+    assert ACCOUNT["ranked_notice"] in notice.text_content()
+    page.goto(base + "/#/race")
+    page.click(".race-create .create")
+    page.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = str(page.evaluate("location.hash.split('/')[2]"))
+    page.locator(".lobby-actions [data-ranked-notice]").wait_for()
+    page.click(".start")
+    page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    resign(page)
+    page.wait_for_selector(".results:not([hidden])")
+    in_result = page.locator(".results [data-ranked-notice]")
+    in_result.wait_for()
+    shot(page, "account-ranked-notice-in-the-results")
+    in_result.locator("a").click()  # one tap to the sign-up
+    page.wait_for_selector(".signup-form")
+    page.fill(".signup-form [name=username]", "Gs" + secrets.token_hex(4))
+    page.fill(".signup-form [name=password]", "a long and rare phrase")
+    page.click(".signup-password")
+    page.wait_for_selector(f".account-recent li[data-game='{race_id}-1']")  # the race just played is kept
+    page.goto(base + "/#/daily")
+    page.wait_for_selector(".daily-view .daily-date:not(:empty)")
+    page.wait_for_selector(".daily-view [data-ranked-notice]", state="detached")  # signed in: no notice
+    assert not page.errors, page.errors
