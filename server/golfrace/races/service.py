@@ -32,6 +32,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
 from .. import metrics
+from ..accounts import ranked as accounts_ranked
+from ..accounts.settings import AccountSettings
 from ..engine import Action, GameCode, Rules, Variants, random_ranked_code
 from ..protocol import pack
 from . import solving, views
@@ -139,8 +141,11 @@ class RaceService:
         settings: RaceSettings,
         daily: DailyBook,
         clock: Clock = wall_clock,
+        accounts: AccountSettings | None = None,
     ) -> None:
         self.redis = redis
+        self.accounts = accounts or AccountSettings()
+        """For the players' histories (``accounts.ranked``)."""
         self.settings = settings
         self.clock = clock
         self.daily = daily
@@ -510,6 +515,9 @@ class RaceService:
                 record = GameRecord.of(race, racer)
                 await self.records.save(record)
                 await self.boards.submit_record(record)
+                await accounts_ranked.race_over(
+                    self.redis, self.accounts, record, verify(record)
+                )  # accounts: history
                 if race.daily and race.ranked:
                     v = verify(record)
                     result = {
