@@ -35,7 +35,16 @@ def register(sub: Any) -> list[str]:
     p.add_argument("--rules", choices=("easy", "classic"), default=None)
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(func=cmd_bot)
-    return ["serve", "bot"]
+    p = sub.add_parser("settings", help="print every GOLFRACE_* setting with its default (Markdown)")
+    p.set_defaults(func=cmd_settings)
+    return ["serve", "bot", "settings"]
+
+
+def cmd_settings(args: argparse.Namespace) -> int:
+    from ..settings import Settings
+
+    print(Settings().reference(), end="")
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
