@@ -51,7 +51,7 @@ from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
-EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints")
+EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints", "golfrace.races.daily_stats")
 
 
 def static_dir(settings: Settings) -> Path | None:
