@@ -53,7 +53,12 @@ from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
-EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints", "golfrace.accounts.routes")
+EXTENSIONS: tuple[str, ...] = (
+    "golfrace.races.wire",
+    "golfrace.hints",
+    "golfrace.accounts.routes",
+    "golfrace.races.daily_stats",
+)
 
 
 def static_dir(settings: Settings) -> Path | None:
