@@ -233,6 +233,8 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             session.ctx.hub.deliver_local(channel(game_id), change, result.diff)
             if (before.status is Status.PLAYING) != (after.status is Status.PLAYING):
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
+                if (game_over := session.ctx.extras.get("game_over")) is not None:
+                    await game_over(stored, after)  # an extension's hook: the player's stats
         else:
             metrics.REFUSALS.labels(answer["code"]).inc()
         session.send(localize(answer, session.lang))
