@@ -8,6 +8,10 @@ import { createLeaderboardsView } from "./views/leaderboards.js";
 import { createRaceView } from "./views/race.js";
 import { createRulesView } from "./views/rules.js";
 import { createWatchView } from "./views/watch.js";
+import { createLiveView } from "./views/live.js";
+import { createStatsView } from "./views/stats.js";
+import { initLearning } from "./learn.js";
+import { registerServiceWorker } from "./pwa.js";
 
 setLocale(initialLocale(), { remember: false });
 
@@ -39,6 +43,7 @@ const app = {
 const VIEWS = {
   play: { match: /^\/?$/, nav: "ui.nav_play", href: "#/", make: () => createPlayView(app) },
   race: { match: /^\/race(?:\/([\w-]+))?$/, params: (m) => ({ id: m[1] }), nav: "ui.nav_race", href: "#/race", make: () => createRaceView(app) },
+  live: { match: /^\/watch\/?$/, nav: "ui.live.nav", href: "#/watch", make: () => createLiveView(app) },
   daily: { match: /^\/daily$/, nav: "ui.nav_daily", href: "#/daily", make: () => createDailyView(app) },
   leaderboards: {
     match: /^\/leaderboards(?:\/(daily|code)\/(.*))?$/,
@@ -47,6 +52,7 @@ const VIEWS = {
     href: "#/leaderboards",
     make: () => createLeaderboardsView(app),
   },
+  stats: { match: /^\/stats$/, nav: "ui.stats.nav", href: "#/stats", make: () => createStatsView(app) },
   rules: { match: /^\/rules$/, nav: "ui.nav_rules", href: "#/rules", make: () => createRulesView(app) },
   watch: { match: /^\/watch\/([\w-]+)$/, params: (m) => ({ id: m[1] }), make: () => createWatchView(app) },
 };
@@ -185,6 +191,17 @@ translate(shell);
 canonicalAddress();
 window.addEventListener("hashchange", route);
 route();
+
+/** Deal `code` in the Play view (the rules' example, the walkthrough's "Play this deal"). */
+app.playDeal = (code) => {
+  if (currentName !== "play") {
+    location.hash = "#/";
+    route();
+  }
+  instances.get("play").session.newGame({ code }).catch(() => {});
+};
+initLearning(app, { playState: () => instances.get("play")?.state ?? null, route: () => currentRoute() });
+registerServiceWorker();
 
 // For tests and the speed report: the shown state and timings, read-only.
 window.golfrace = {
