@@ -327,8 +327,9 @@ export function createWatchView(app) {
     showAt(pos + 1, true);
   });
   scrub.addEventListener("input", () => {
+    const to = Number(scrub.value); // before pause() paints the bar at the old position
     pause();
-    showAt(Number(scrub.value), false);
+    showAt(to, false);
   });
   q(".r-speed select").addEventListener("change", (e) => {
     speed = Number(e.target.value) || 1;
