@@ -241,6 +241,8 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
                     await accounts_ranked.solo_over(
                         session.ctx.redis, session.settings.accounts, stored, after, session.ctx.clock()
                     )
+                if (game_over := session.ctx.extras.get("game_over")) is not None:
+                    await game_over(stored, after)  # an extension's hook: the player's stats
         else:
             metrics.REFUSALS.labels(answer["code"]).inc()
         session.send(localize(answer, session.lang))
