@@ -25,6 +25,7 @@ from golfrace.races.service import race_key
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
+from ..accounts.helpers import make_account_record
 from .test_wire import T, act, apply_diff, greedy, join, new_race, start, wait_start
 
 DAY = date(2031, 5, 20)
@@ -64,6 +65,11 @@ async def tabs(server: RunningServer, token: str | None, n: int, made: list[Clie
         token = client.token
         out.append(client)
     return out
+
+
+async def account(server: RunningServer, client: Client) -> None:
+    """Make the client's player an account: public boards take accounts only."""
+    await make_account_record(server.ctx.redis, str(client.player), "u" + str(client.player)[1:9])  # type: ignore[union-attr]
 
 
 @pytest.fixture
@@ -156,6 +162,7 @@ async def test_an_attempt_counts_for_its_day_only_within_the_grace(
     clock = Clock(day_start_ms(day) + 24 * HOUR_MS - 10_000)
     monkeypatch.setattr(wire, "CLOCK", clock)
     [dee] = await tabs(server, None, 1, made)
+    await account(server, dee)
     await dee.send({"t": "daily_play"})
     rid = (await attempt(dee))["race"]
     clock.set(day_start_ms(day) + 24 * HOUR_MS + ends_after_midnight_s * 1000)  # grace: 600 s
@@ -255,6 +262,7 @@ async def test_a_bot_playing_faster_than_a_human_is_kept_for_review_off_the_boar
     checked: RunningServer, made: list[Client]
 ) -> None:
     [bot] = await tabs(checked, None, 1, made)
+    await account(checked, bot)
     rid, played = await ranked_solo(bot, 12, 0.0)
     assert played >= 10, "greedy play ended before the check applies"
     service = checked.ctx.extras["races"].service  # type: ignore[union-attr]
@@ -271,6 +279,7 @@ async def test_a_bot_playing_faster_than_a_human_is_kept_for_review_off_the_boar
 
 async def test_a_human_pace_goes_on_the_board(checked: RunningServer, made: list[Client]) -> None:
     [human] = await tabs(checked, None, 1, made)
+    await account(checked, human)
     rid, played = await ranked_solo(human, 11, 0.15)
     assert played >= 10
     service = checked.ctx.extras["races"].service  # type: ignore[union-attr]
@@ -286,6 +295,7 @@ async def test_a_too_fast_daily_attempt_is_told_and_counts_for_nothing(
     day = DAY + timedelta(days=5)
     monkeypatch.setattr(wire, "CLOCK", Clock(day_start_ms(day) + 12 * HOUR_MS))
     [bot] = await tabs(checked, None, 1, made)
+    await account(checked, bot)
     await bot.send({"t": "daily_play"})
     first = await attempt(bot)
     rid = first["race"]

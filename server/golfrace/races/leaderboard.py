@@ -20,11 +20,12 @@ attempt that ended after its day's end plus ``daily_grace_s`` goes on no daily b
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import redis.asyncio as aioredis
 
+from ..accounts import ranked
 from ..engine import GameCode
 from ..engine.deal import TABLEAU
 from ..engine.game import POINTS_PER_CARD
@@ -159,14 +160,15 @@ class Leaderboards:
         )
         changed = []
         board = daily_board(record.daily) if record.daily else code_board(code)
-        reason = review_reason(record, self.checks)
+        reason = review_reason(record, self.checks)  # fair play: no human plays this fast
         if reason is not None:
             await self._hold_for_review(board, record.player, entry, reason)
             return []
-        if not counts_for_day(record, self.checks):
-            board = ""  # too late for its day: only the personal bests
-        if board and await self.submit(board, record.player, entry):
-            changed.append(board)
+        shown = await ranked.public_name(self.redis, record.player)  # accounts only on public boards
+        if shown is not None and counts_for_day(record, self.checks):  # fair play: not after the grace
+            await ranked.note_board(self.redis, record.player, board)
+            if await self.submit(board, record.player, replace(entry, name=shown)):
+                changed.append(board)
         best = Entry(**{**asdict(entry), "code": code})
         if await self.submit(bests_board(record.player), code, best, self.bests_max):
             changed.append(bests_board(record.player))
