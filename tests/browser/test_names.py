@@ -3,6 +3,7 @@ guest's name set in the lobby."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from golfrace.engine.i18n import catalog
@@ -56,18 +57,28 @@ def test_unnamed_racers_are_players_with_their_seat_and_a_guest_names_themselves
         assert not page.errors, page.errors
 
 
-def test_an_unnamed_leaderboard_entry_is_a_player(new_context: Any, web_server: Any) -> None:
+def test_a_daily_entry_of_an_account_reads_its_name_and_you(new_context: Any, web_server: Any) -> None:
+    """The daily board takes accounts only: an account that never set a display name is listed by its
+    username, marked as the reader's own row in the page's language."""
     page = open_page(new_context, web_server.http + "/#/daily")
+    username = "Nm" + secrets.token_hex(4)
+    status = page.evaluate(
+        """([username, password]) => fetch('/api/account/signup', {method: 'POST',
+             headers: {'content-type': 'application/json'}, body: JSON.stringify({username, password})})
+           .then((r) => r.status)""",
+        [username, "a long and rare phrase"],
+    )
+    assert status == 201
+    page.reload()  # the websocket's hello now presents the account's session
     page.wait_for_selector(".daily-view[data-played]")
     page.click(".play-daily")
     page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
-    wait_names(page, ".racer-name", "Player 1 ★")  # the host of their own one-seat race
     resign(page)
     page.wait_for_selector(".results:not([hidden])")
     page.goto(web_server.http + "/?lang=ms#/leaderboards")
     page.wait_for_selector(".boards-view[data-loaded^='daily:'] tr.me")
     ms = catalog("ms")["ui"]
-    assert names(page, ".board-table tr.me td:nth-child(2)") == f"{ms['player']} ({ms['you']})"
+    assert names(page, ".board-table tr.me td:nth-child(2)") == f"{username} ({ms['you']})"
     assert not page.errors, page.errors
 
 
