@@ -2,8 +2,9 @@
 ``/catalogs/<lang>.json`` and the web client at ``/``.
 
 Extensions (races, leaderboards, the daily challenge…) are modules named in ``EXTENSIONS`` (or passed to
-``create_app``). Importing one registers its message types and handlers; it may also define
-``routes() -> list[BaseRoute]``, ``async startup(ctx)`` and ``async shutdown(ctx)``.
+``create_app``). Their ``@handler`` functions join this app's dispatch table (``handlers.Dispatch``: the
+messages themselves are defined in ``messages.py``); a module may also define ``routes() ->
+list[BaseRoute]``, ``async startup(ctx)`` and ``async shutdown(ctx)``.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ def create_app(
     if not settings.redis_url:
         raise ValueError("create_app needs settings.redis_url (golfrace serve starts an embedded Redis)")
     modules = _load_extensions(EXTENSIONS if extensions is None else extensions)
+    dispatch = handlers.Dispatch.from_modules([handlers, *modules])
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -88,7 +90,7 @@ def create_app(
         secret = settings.secret or await store.shared_secret()
         hub = Hub(redis, settings.redis_url or "", store.origin)
         await hub.start()
-        ctx = Context(settings, redis, store, hub, Tokens(secret), clock)
+        ctx = Context(settings, redis, store, hub, Tokens(secret), dispatch, clock)
         app.state.ctx = ctx
         for module in modules:
             if hasattr(module, "startup"):
@@ -325,13 +327,15 @@ async def handle_frame(session: Session, frame: bytes | str) -> None:
         return
     ref: Any = None
     try:
-        msg = decode(frame, session.codec)
+        msg = decode(frame, session.codec, session.ctx.dispatch.specs)
         ref = msg.get("seq", msg["t"])
         if not allowed:
-            raise ProtocolError(
+            error = ProtocolError(
                 "rate_limited", f"over {session.settings.rate:g} messages/s; resend later", ref=ref
             )
-        await handlers.dispatch(session, msg)
+            error.rid = msg.get("rid")
+            raise error
+        await session.ctx.dispatch(session, msg)
     except ProtocolError as exc:
         session.error(exc)
     except Exception:

@@ -23,6 +23,7 @@ from websockets.typing import Subprotocol
 
 from .engine.cards import Card
 from .engine.rules import Rules, Variants, fits
+from .messages import nonconformity
 from .protocol import JSON, MSGPACK
 
 _T = TypeVar("_T")
@@ -119,6 +120,8 @@ class Client:
         self.welcome: dict[str, Any] | None = None
         self.close_code: int | None = None
         self.reader_error: Exception | None = None
+        self.strange: list[str] = []
+        """Received frames that are not messages of ``messages.SERVER`` (the tests assert there are none)."""
         self.on_message: Callable[[dict[str, Any]], None] | None = None
         self._inbox: list[dict[str, Any]] = []
         self._arrived = asyncio.Event()
@@ -206,6 +209,9 @@ class Client:
                 msg = msgpack.unpackb(frame, raw=False) if isinstance(frame, bytes) else json.loads(frame)
                 if self.keep_frames:
                     self.frames.append(msg)
+                reason = nonconformity(msg) if isinstance(msg, dict) else "not a map"
+                if reason is not None:
+                    self.strange.append(reason)
                 self._track(msg)
                 if self.on_message is not None:
                     self.on_message(msg)

@@ -69,6 +69,8 @@ class ProtocolError(GolfError):
         super().__init__(message, **params)
         self.code = ErrorCode(code).value
         self.ref = ref
+        self.rid: str | None = None
+        """The request id of the message it answers (set by the dispatcher, echoed in the message)."""
 
     def to_message(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"t": "error", "code": self.code, "message": self.message}

@@ -14,6 +14,7 @@ import logging
 import secrets
 import time
 from collections import deque
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -52,6 +53,20 @@ class Follow:
     retry: asyncio.TimerHandle | None = None
     """The one pending retry of a failed fill."""
     pending: list[Envelope] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Request:
+    """The client message being handled (``handlers.dispatch`` sets it in ``REQUEST``): what this
+    connection is sent meanwhile answers it and carries its ``rid``."""
+
+    session: Session
+    rid: str | None
+    answered: bool = False
+    active: bool = True
+
+
+REQUEST: ContextVar[Request | None] = ContextVar("golfrace_request", default=None)
 
 
 class Socket(Protocol):
@@ -136,12 +151,20 @@ class Session:
     def send(self, message: dict[str, Any]) -> None:
         """Queue an answer to this client's own message. Answers are never dropped; a client that lets them
         pile up to twice the queue size is closed (4008)."""
+        request = REQUEST.get()
+        if request is not None and request.session is self and request.active:
+            request.answered = True
+            if request.rid is not None and "rid" not in message:
+                message = {**message, "rid": request.rid}
         if message.get("t") == "error":
             metrics.ERRORS.labels(message.get("code", "")).inc()
         self._push(encode(message, self.codec), broadcast=False)
 
     def error(self, exc: ProtocolError) -> None:
-        self.send(exc.to_message())
+        message = exc.to_message()
+        if exc.rid is not None:
+            message["rid"] = exc.rid
+        self.send(message)
 
     def _push(self, frame: bytes | str, broadcast: bool) -> bool:
         if self._close_code is not None:
