@@ -36,6 +36,7 @@ from .context import Clock, Context, wall_clock
 from .engine.i18n import LOCALES, catalog
 from .errors import ErrorCode
 from .hub import Hub
+from .lanes import Lanes
 from .protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_NO_HELLO,
@@ -292,6 +293,7 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
             session.close(CLOSE_NO_HELLO)
 
     session.hello_timer = loop.call_later(ctx.settings.hello_timeout, no_hello)
+    lanes = Lanes(session)
     try:
         while not session.closing:
             message = await receive()
@@ -300,9 +302,10 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
             frame = message.get("bytes")
             if frame is None:
                 frame = message.get("text")
-            if frame is not None:
-                await handle_frame(session, frame)
-                await session.make_room()
+            msg = read_frame(session, frame) if frame is not None else None
+            if msg is not None:
+                lanes.submit(msg)
+            await session.make_room()
     except Exception as exc:  # the socket went away under us
         log.debug("connection ended: %s", exc)
     finally:
@@ -310,38 +313,35 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
             session.hello_timer.cancel()
         ctx.sessions.discard(session)
         metrics.CONNECTIONS.dec()
+        await lanes.stop()
         await session.stop_writer()
         await session.shutdown()
 
 
-async def handle_frame(session: Session, frame: bytes | str) -> None:
-    """One client frame: size limit, decode, rate limit, dispatch; every failure becomes an error message."""
+def read_frame(session: Session, frame: bytes | str) -> dict[str, Any] | None:
+    """One client frame: size limit, decode, rate limit. The validated message, or None when the frame was
+    answered with an error (or the connection is closing)."""
     allowed = session.take_token()
     if session.closing:
-        return
+        return None
     size = len(frame) if isinstance(frame, bytes) else len(frame.encode("utf-8", "surrogatepass"))
     if size > session.settings.max_frame:
         session.error(
             ProtocolError("too_big", f"frame of {size} bytes; the limit is {session.settings.max_frame}")
         )
-        return
-    ref: Any = None
+        return None
     try:
         msg = decode(frame, session.codec, session.ctx.dispatch.specs)
-        ref = msg.get("seq", msg["t"])
-        if not allowed:
-            error = ProtocolError(
-                "rate_limited", f"over {session.settings.rate:g} messages/s; resend later", ref=ref
-            )
-            error.rid = msg.get("rid")
-            raise error
-        await session.ctx.dispatch(session, msg)
     except ProtocolError as exc:
         session.error(exc)
-    except Exception:
-        log.exception("handler failed")
-        session.error(
-            ProtocolError(
-                "internal", "unexpected server fault; resend (a resent seq is never applied twice)", ref=ref
-            )
+        return None
+    if not allowed:
+        error = ProtocolError(
+            "rate_limited",
+            f"over {session.settings.rate:g} messages/s; resend later",
+            ref=msg.get("seq", msg["t"]),
         )
+        error.rid = msg.get("rid")
+        session.error(error)
+        return None
+    return msg

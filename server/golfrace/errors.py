@@ -79,3 +79,17 @@ class ProtocolError(GolfError):
         if self.params:
             msg["params"] = self.params
         return msg
+
+
+def cause(exc: BaseException) -> str:
+    """One line for a log: the exception's type and text, then what it came from (``raise … from``), so a
+    timeout without text of its own or a wrapped connection error still says what happened."""
+    parts: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen and len(parts) < 4:
+        seen.add(id(current))
+        text = str(current)
+        parts.append(f"{type(current).__name__}: {text}" if text else type(current).__name__)
+        current = current.__cause__ or current.__context__
+    return " <- ".join(parts)

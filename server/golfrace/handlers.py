@@ -9,6 +9,7 @@ extensions) into that app's table. A handler gets the session and the validated 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -23,6 +24,7 @@ from .engine import Action, Draw, Game, GameCode, Refusal, Rules, Status, Tap, U
 from .engine.errors import CodeError
 from .engine.i18n import refusal_message
 from .engine.rules import Variants
+from .errors import cause
 from .protocol import ProtocolError, unpack
 from .session import REQUEST, Request, Session
 from .store import channel
@@ -67,9 +69,12 @@ class Dispatch:
         specs = {t: spec for t, (spec, _fn) in table.items()}
         return cls(MappingProxyType(table), MappingProxyType(specs))
 
-    async def __call__(self, session: Session, msg: dict[str, Any]) -> None:
-        """Run ``msg``'s handler. What it sends this connection meanwhile carries ``msg``'s ``rid``; a request
-        with a ``rid`` that got no answer of its own gets ``ok``. Errors are raised, with ``ref``/``rid``."""
+    async def __call__(self, session: Session, msg: dict[str, Any], deadline: float | None = None) -> None:
+        """Run ``msg``'s handler, until ``deadline`` (event-loop time) at most: then it is cancelled and the
+        answer is ``unavailable`` (for a move: unknown, resend the same seq; a commit already sent to Redis
+        may still apply). What the handler sends this connection meanwhile carries ``msg``'s ``rid``; a
+        request with a ``rid`` that got no answer of its own gets ``ok``. Errors are raised, with
+        ``ref``/``rid``."""
         t = msg["t"]
         metrics.labelled(metrics.MESSAGES_IN, t).inc()
         request = Request(session, msg.get("rid"))
@@ -81,16 +86,28 @@ class Dispatch:
                 raise ProtocolError("no_hello", "send hello first")
             reset = REQUEST.set(request)
             try:
-                await entry[1](session, msg)
+                async with asyncio.timeout_at(deadline):
+                    await entry[1](session, msg)
             finally:
                 request.active = False
                 REQUEST.reset(reset)
         except ProtocolError as exc:
             exc.ref, exc.rid = _ref(msg), request.rid
             raise
+        except TimeoutError as exc:  # before OSError: the deadline (or Redis' own timeout) passed
+            log.warning("no answer from storage on %s within the deadline: %s", t, cause(exc))
+            error = ProtocolError(
+                "unavailable",
+                "storage did not answer in time; unknown whether it took effect: resend (the same seq)",
+                ref=_ref(msg),
+            )
+            error.rid = request.rid
+            raise error from exc
         except (RedisError, OSError) as exc:
-            log.warning("storage failed on %s: %r", t, exc)
-            error = ProtocolError("unavailable", "storage is unreachable, retry later", ref=_ref(msg))
+            log.warning("storage failed on %s: %s", t, cause(exc))
+            error = ProtocolError(
+                "unavailable", "storage is unreachable; resend later (the same seq)", ref=_ref(msg)
+            )
             error.rid = request.rid
             raise error from exc
         if request.rid is not None and not request.answered:
@@ -309,7 +326,7 @@ async def _answer_again(session: Session, game_id: str, earlier: dict[str, Any])
         if stored is not None:
             await store.set_open(stored.owner, game_id, stored.game.status is Status.PLAYING)
     except RedisError as exc:
-        log.warning("after a resent move on %s: %r", game_id, exc)
+        log.warning("after a resent move on %s: %s", game_id, cause(exc))
 
 
 def localize(answer: dict[str, Any], lang: str) -> dict[str, Any]:
