@@ -44,7 +44,7 @@ export const T = /* @__PURE__ */ Object.freeze({
 
 /** Client → server: each type's fields (every one may also carry `rid`). */
 export const CLIENT = /* @__PURE__ */ Object.freeze({
-  hello: ["token", "lang", "name", "sid"],
+  hello: ["token", "session", "lang", "name", "sid"],
   new: ["code", "rules", "variants"],
   open: ["game", "role"],
   close: ["game"],
@@ -72,7 +72,7 @@ export const ANONYMOUS = /* @__PURE__ */ Object.freeze(["hello", "ping"]);
 
 /** Server → client: each type's fields (`name?`: not always there; an answer may carry `rid`). */
 export const SERVER = /* @__PURE__ */ Object.freeze({
-  welcome: ["token", "player", "sid", "lang", "now", "games", "limits"],
+  welcome: ["token", "player", "sid", "lang", "now", "games", "limits", "account"],
   snapshot: ["game", "v", "role", "state"],
   diff: ["game", "v", "from", "a", "removed?", "drawn?", "restored?", "undrawn?", "discard", "stock_count", "score", "moves", "undos", "status", "can_undo", "code?"],
   ack: ["game", "seq", "v", "race?"],

@@ -31,7 +31,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import handlers, metrics
+from . import handlers, limits, metrics
+from .accounts import sessions as accounts_sessions
+from .accounts.hello import COOKIE_EXTRA
 from .context import Clock, Context, wall_clock
 from .engine.i18n import LOCALES, catalog
 from .errors import ErrorCode
@@ -45,6 +47,7 @@ from .protocol import (
     choose_codec,
     decode,
 )
+from .seams.ws_frames import FRAMES
 from .session import Session
 from .settings import Settings
 from .store import Store, settings_batcher
@@ -52,7 +55,12 @@ from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
-EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints")
+EXTENSIONS: tuple[str, ...] = (
+    "golfrace.races.wire",
+    "golfrace.hints",
+    "golfrace.accounts.routes",
+    "golfrace.races.daily_stats",
+)
 
 
 def static_dir(settings: Settings) -> Path | None:
@@ -76,7 +84,8 @@ def create_app(
     if not settings.redis_url:
         raise ValueError("create_app needs settings.redis_url (golfrace serve starts an embedded Redis)")
     modules = _load_extensions(EXTENSIONS if extensions is None else extensions)
-    dispatch = handlers.Dispatch.from_modules([handlers, *modules])
+    # per-network buckets for new identities, games, races (limits.py) are taken before each handler
+    dispatch = handlers.Dispatch.from_modules([handlers, *modules], guard=limits.charge)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -137,10 +146,10 @@ SANSIO_MODULE = "uvicorn.protocols.websockets.websockets_sansio_impl"
 
 
 def websocket_protocol() -> Any:
-    """The trimmed protocol of lean_ws.py; when this uvicorn cannot give it its base class, uvicorn's own
-    ``websockets-sansio`` protocol (or, without that, the ``websockets`` one)."""
+    """The trimmed protocol of seams/uvicorn_ws.py; when this uvicorn cannot give it its base class,
+    uvicorn's own ``websockets-sansio`` protocol (or, without that, the ``websockets`` one)."""
     try:
-        from .lean_ws import LeanWebSocketProtocol
+        from .seams.uvicorn_ws import LeanWebSocketProtocol
     except ImportError as exc:
         try:
             sansio = importlib.util.find_spec(SANSIO_MODULE) is not None
@@ -185,6 +194,9 @@ def uvicorn_config(app: GolfApp, settings: Settings, **overrides: Any) -> uvicor
         "log_level": "warning",
         "lifespan": "on",
         "timeout_graceful_shutdown": 3,
+        # X-Forwarded-For is read by limits.client_ip through Settings.trusted_proxies only; uvicorn's own
+        # proxy handling would believe it from any loopback peer
+        "proxy_headers": False,
     }
     options.update(overrides)
     config = uvicorn.Config(app, **options)  # configures uvicorn's loggers
@@ -281,9 +293,20 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
     if (await receive())["type"] != "websocket.connect":
         return
     chosen = choose_codec(list(scope.get("subprotocols") or []))
+    # fair play (limits.py): the Origin check and the client's network, read before the headers go
+    origin_ok = limits.origin_allowed(scope.get("headers") or (), ctx.settings.allowed_origins)
+    client_net = limits.network(limits.scope_client_ip(scope, ctx.settings.trusted_proxies))
     await send({"type": "websocket.accept", "subprotocol": chosen})
+    if not origin_ok:  # accepted first so that the page sees the close code, not a failed handshake
+        await send({"type": "websocket.close", "code": limits.CLOSE_BAD_ORIGIN})
+        return
+    cookie = accounts_sessions.from_asgi_headers(scope.get("headers"))  # accounts: a browser's session
     scope["headers"] = []  # the handshake is over: nothing reads them again
-    session = Session(ctx, Socket(send), chosen or JSON)
+    frames = (scope.get("extensions") or {}).get(FRAMES)  # the protocol of seams/uvicorn_ws.py offers it
+    session = Session(ctx, Socket(send), chosen or JSON, frames)
+    session.extras[limits.IP_EXTRA] = client_net
+    if cookie is not None:
+        session.extras[COOKIE_EXTRA] = cookie
     ctx.sessions.add(session)
     metrics.CONNECTIONS.inc()
     loop = asyncio.get_running_loop()

@@ -53,6 +53,22 @@ class ErrorCode(StrEnum):
     NO_DAILY = "no_daily"
     # hints
     HINT_BUSY = "hint_busy"
+    # accounts (HTTP /api/account/…, raised as accounts.errors.AccountError; texts in account.errors)
+    BAD_REQUEST = "bad_request"
+    BAD_USERNAME = "bad_username"
+    BAD_PASSWORD = "bad_password"
+    BAD_DISPLAY_NAME = "bad_display_name"
+    USERNAME_TAKEN = "username_taken"
+    BAD_CREDENTIALS = "bad_credentials"
+    NOT_SIGNED_IN = "not_signed_in"
+    BAD_PASSKEY = "bad_passkey"
+    BAD_CHALLENGE = "bad_challenge"
+    TOO_MANY_PASSKEYS = "too_many_passkeys"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
+    TOO_MANY_SIGNUPS = "too_many_signups"
+    RENAME_TOO_SOON = "rename_too_soon"
+    BAD_ORIGIN = "bad_origin"
+    ALREADY_SIGNED_IN = "already_signed_in"
     # HTTP only
     BAD_LOCALE = "bad_locale"
     NOT_FOUND = "not_found"

@@ -20,6 +20,8 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from . import messages, metrics
+from .accounts import hello as accounts_hello
+from .accounts import ranked as accounts_ranked
 from .engine import Action, Draw, Game, GameCode, Refusal, Rules, Status, Tap, Undo, random_code, token
 from .engine.errors import CodeError
 from .engine.i18n import refusal_message
@@ -52,9 +54,11 @@ class Dispatch:
     table: Mapping[str, tuple[messages.In, Handler]]
     specs: Mapping[str, messages.In]
     """The definitions of the types this app handles: what ``protocol.decode`` accepts."""
+    guard: Handler | None = None
+    """Awaited before each handler, under the same deadline (the per-network limits): may raise."""
 
     @classmethod
-    def from_modules(cls, modules: Iterable[ModuleType]) -> Dispatch:
+    def from_modules(cls, modules: Iterable[ModuleType], guard: Handler | None = None) -> Dispatch:
         table: dict[str, tuple[messages.In, Handler]] = {}
         for module in modules:
             for fn in vars(module).values():
@@ -67,7 +71,7 @@ class Dispatch:
                     raise ValueError(f"two handlers for {t!r}: {table[t][1]!r} and {fn!r}")
                 table[t] = (messages.CLIENT[t], fn)
         specs = {t: spec for t, (spec, _fn) in table.items()}
-        return cls(MappingProxyType(table), MappingProxyType(specs))
+        return cls(MappingProxyType(table), MappingProxyType(specs), guard)
 
     async def __call__(self, session: Session, msg: dict[str, Any], deadline: float | None = None) -> None:
         """Run ``msg``'s handler, until ``deadline`` (event-loop time) at most: then it is cancelled and the
@@ -87,6 +91,8 @@ class Dispatch:
             reset = REQUEST.set(request)
             try:
                 async with asyncio.timeout_at(deadline):
+                    if self.guard is not None:
+                        await self.guard(session, msg)
                     await entry[1](session, msg)
             finally:
                 request.active = False
@@ -144,6 +150,7 @@ async def on_hello(session: Session, msg: dict[str, Any]) -> None:
         player = session.player
     else:
         player, token = ctx.tokens.issue()
+    player, token, account = await accounts_hello.identify(session, msg, player, token)  # accounts
     session.player = player
     session.lang = msg.get("lang", session.lang)
     if "sid" in msg:
@@ -161,6 +168,7 @@ async def on_hello(session: Session, msg: dict[str, Any]) -> None:
             "now": ctx.clock(),
             "games": await ctx.store.player_games(player),
             "limits": ctx.settings.public_limits(),
+            "account": account,
         }
     )
 
@@ -303,6 +311,12 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             session.ctx.hub.deliver_local(channel(game_id), change, result.diff)
             if (before.status is Status.PLAYING) != (after.status is Status.PLAYING):
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
+                if after.status is not Status.PLAYING:  # accounts: the player's history
+                    await accounts_ranked.solo_over(
+                        session.ctx.redis, session.settings.accounts, stored, after, session.ctx.clock()
+                    )
+                if (game_over := session.ctx.extras.get("game_over")) is not None:
+                    await game_over(stored, after)  # an extension's hook: the player's stats
         else:
             metrics.REFUSALS.labels(answer["code"]).inc()
         session.send(localize(answer, session.lang))

@@ -127,6 +127,7 @@ CLIENT_MESSAGES = (
         "hello",
         (
             Field("token", str, max_len=256, nullable=True),
+            Field("session", str, max_len=128, nullable=True),  # accounts: a session token
             Field("lang", str, choices=LOCALES),
             Field("name", str, max_len=32),
             Field("sid", str, max_len=ID_LEN, check=_sid),
@@ -208,7 +209,7 @@ _RACE = (
 )
 SERVER_MESSAGES = (
     # games
-    Out("welcome", ("token", "player", "sid", "lang", "now", "games", "limits")),
+    Out("welcome", ("token", "player", "sid", "lang", "now", "games", "limits", "account")),
     Out("snapshot", ("game", "v", "role", "state")),
     Out("diff", _DIFF),
     Out("ack", ("game", "seq", "v", "race?")),

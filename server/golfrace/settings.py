@@ -15,9 +15,11 @@ from typing import Any
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
+from .accounts.settings import AccountSettings
 from .config import SettingError as SettingError  # re-exported: the error of a bad variable
 from .config import env_values, reference
 from .races.settings import RaceSettings
+from .redis_server import MAXMEMORY, MAXMEMORY_POLICY
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,15 +115,23 @@ class Settings:
     """Games kept in process memory as last seen (a guess checked by every commit; ~3 KB each)."""
     cas_retries: PositiveInt = 20
     """Attempts at a compare-and-set move before ``busy`` (only contention on one game can use them)."""
+
+    # --- one connection's follow/fill and writer (follow.py, session.py) ----------------------------
     pending_limit: PositiveInt = 256
-    """Diffs held for one game while its gap is being filled from the store."""
+    """Diffs held for one game while its gap is filled (or ``open`` reads it); later ones are left to the
+    fill's next pass. Bounds the memory a stalled fill can hold per game."""
     fill_retry_s: PositiveFloat = 0.25
-    """Seconds before a failed fill (Redis away) is tried again; doubled after each failure in a row, up to
-    ``fill_retry_max_s``."""
+    """Seconds before a failed fill (Redis away) is tried again, doubling each time up to
+    ``fill_retry_max_s``: a client behind a gap catches up soon after Redis is back, without asking."""
     fill_retry_max_s: PositiveFloat = 5.0
-    """The longest wait between two attempts at a failed fill (seconds)."""
+    """Seconds: the longest wait between two tries of a failed fill (a long outage costs one read per game
+    and connection every 5 s)."""
     close_timeout_s: PositiveFloat = 1.0
-    """Seconds to get a close frame out; a stalled peer is then left to the ping timeout."""
+    """Seconds to get a close frame out; a stalled peer is then left to the websocket ping timeout."""
+    direct_frames: bool = True
+    """A broadcast is framed once and the same bytes written to every local follower whose socket takes
+    them now (``seams/uvicorn_ws.py``). Off: every frame goes through the ASGI ``send`` and is framed per
+    connection (a benchmark's baseline; the fallback protocols never use it)."""
 
     # --- time to live --------------------------------------------------------------------------------
     idle_game_ttl: PositiveInt = 7 * 24 * 3600
@@ -131,11 +141,51 @@ class Settings:
     player_ttl: PositiveInt = 30 * 24 * 3600
     """Seconds a player's list of games is kept after the player's last activity."""
 
+    # --- fair play: what identities and objects cost (golfrace/limits.py, docs/fair-play.md) ----------------
+    # Token buckets per client network (an IPv4 address, an IPv6 /64), shared by every instance through
+    # Redis: ``burst`` requests at once, then ``per_hour``. A household or a school behind one address shares
+    # them, so the bursts leave room for a class; a script making thousands an hour gets ``rate_limited``.
+    limit_identity_burst: PositiveInt = 30
+    """New identities (``hello`` without a token) a network may make at once."""
+    limit_identity_per_hour: PositiveFloat = 120.0
+    """New identities a network may make per hour after its burst."""
+    limit_game_burst: PositiveInt = 60
+    """Solo games (``new``) a network may start at once."""
+    limit_game_per_hour: PositiveFloat = 1_200.0
+    """Solo games a network may start per hour (one every 3 s; a quick give-up-and-redeal is ~10 s)."""
+    limit_lobby_burst: PositiveInt = 20
+    """Race lobbies (``race_new``, ``race_rematch``) a network may open at once."""
+    limit_lobby_per_hour: PositiveFloat = 240.0
+    """Race lobbies a network may open per hour."""
+    limit_race_burst: PositiveInt = 20
+    """Races (``race_start``) a network may start at once."""
+    limit_race_per_hour: PositiveFloat = 240.0
+    """Races a network may start per hour."""
+    limit_daily_burst: PositiveInt = 10
+    """Daily-challenge attempts (``daily_play``) a network may start at once."""
+    limit_daily_per_hour: PositiveFloat = 60.0
+    """Daily-challenge attempts a network may start per hour."""
+    trusted_proxies: NonNegativeInt = 0
+    """Reverse proxies in front of the server that append the address they were connected from to
+    ``X-Forwarded-For``. 0: the peer address is the client (the header is ignored: anyone can write it)."""
+    allowed_origins: str = ""
+    """``Origin`` values (``scheme://host[:port]``, comma-separated; ``*`` for any) a browser may open ``/ws``
+    from; others are closed with 4003. Empty: only the host the request was sent to. Connections without an
+    ``Origin`` header (not browsers) are allowed."""
+    redis_maxmemory: str = MAXMEMORY
+    """The embedded Redis's ``maxmemory``: above it, keys with a TTL are evicted (``redis_maxmemory_policy``)
+    and writes that need more memory fail, instead of the machine running out (transient keys have a TTL)."""
+    redis_maxmemory_policy: str = MAXMEMORY_POLICY
+    """The embedded Redis's eviction policy: one of the ``volatile-*`` policies, which evict only keys with a
+    TTL, so the permanent keys (the server secret) are never lost."""
+
     # --- subtrees ------------------------------------------------------------------------------------
     races: RaceSettings = field(default_factory=RaceSettings)
     """Races, leaderboards, the daily challenge and replays (``GOLFRACE_RACE_<FIELD>``)."""
     hints: HintSettings = field(default_factory=HintSettings)
     """Hints (``GOLFRACE_HINT_<FIELD>``)."""
+    accounts: AccountSettings = field(default_factory=AccountSettings)
+    """Accounts, sessions, passwords and passkeys (``GOLFRACE_ACCOUNT_<FIELD>``)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -148,11 +198,17 @@ class Settings:
         values.update({k: v for k, v in overrides.items() if v is not None})
         values.setdefault("races", RaceSettings.from_env(env))
         values.setdefault("hints", HintSettings(**env_values(HintSettings, "GOLFRACE_HINT_", env)))
+        values.setdefault("accounts", AccountSettings.from_env(env))
         return cls(**values)
 
     def reference(self) -> str:
         """The Markdown table of every setting of the tree, as in docs/settings.md."""
-        trees = [("GOLFRACE_", self), ("GOLFRACE_RACE_", self.races), ("GOLFRACE_HINT_", self.hints)]
+        trees = [
+            ("GOLFRACE_", self),
+            ("GOLFRACE_RACE_", self.races),
+            ("GOLFRACE_HINT_", self.hints),
+            ("GOLFRACE_ACCOUNT_", self.accounts),
+        ]
         return reference(trees)
 
     def with_(self, **changes: Any) -> Settings:

@@ -30,16 +30,16 @@ from typing import Any
 
 import msgpack
 import redis.asyncio as aioredis
-from redis.asyncio.connection import Connection
+from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, RedisError, ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import NoScriptError, RedisError
 
 from .engine import Game, GameCode, Status
 from .engine.game import Step
 from .protocol import pack, unpack
+from .seams import redis_wire
 from .settings import Settings
 
 COMMIT = """
@@ -382,6 +382,7 @@ def encode_state(game: Game, hist: str, code: str = "") -> bytes:
             game.moves,
             game.undos,
             hist if len(hist) == 3 * len(game.history) else history_text(game),
+            *([True] if game.draws_final else []),  # ranked play: draws are final (engine Game.draws_final)
         ]
     )
 
@@ -389,7 +390,7 @@ def encode_state(game: Game, hist: str, code: str = "") -> bytes:
 def decode_state(raw: bytes) -> Game:
     if raw[:1] == b"{":  # the JSON of Game.to_state (older servers)
         return Game.from_state(json.loads(raw))
-    _fmt, code, heights, drawn, discard, moves, undos, hist = unpack(raw)
+    _fmt, code, heights, drawn, discard, moves, undos, hist, *final = unpack(raw)
     history = [
         [
             -1 if hist[i] == "-" else int(hist[i]),
@@ -406,6 +407,7 @@ def decode_state(raw: bytes) -> Game:
             "moves": moves,
             "undos": undos,
             "history": history,
+            "draws_final": bool(final and final[0] is True),
         }
     )
 
@@ -453,7 +455,7 @@ class Batcher:
         self._scheduled = False
         self._running: set[asyncio.Task[None]] = set()
         self._scripts: dict[str, str] = {}
-        self._idle: list[Connection] = []
+        self._idle: list[AbstractConnection] = []
         """The batcher's connections not in use: made by the client's pool but held here (at most
         ``connections``, one per batch in flight), so a batch pays no pool checkout, readiness probe or
         pipeline object."""
@@ -481,12 +483,12 @@ class Batcher:
             self._flush()
 
     async def _run(self, batch: list[_Job]) -> None:
-        conn = self._idle.pop() if self._idle else self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
+        conn = self._idle.pop() if self._idle else redis_wire.connection(self.client)
         packed: list[Any] = []
         good: list[_Job] = []
         for job in batch:  # a command that cannot be encoded fails its own caller, not the whole batch
             try:
-                packed += conn.pack_commands(job[0])
+                packed += redis_wire.pack(conn, job[0])
             except Exception as exc:
                 if not job[1].done():
                     job[1].set_exception(exc)
@@ -498,13 +500,11 @@ class Batcher:
             self._idle.append(conn)
             return
         try:
-            replies = await conn.retry.call_with_retry(
-                lambda: self._exchange(conn, commands, packed), lambda error: conn.disconnect(error=error)
-            )
+            replies = await redis_wire.with_retry(conn, lambda: self._exchange(conn, commands, packed))
         except BaseException as exc:
             # whatever was on the wire is unknown now: the next batch on this connection reconnects
             with contextlib.suppress(Exception):
-                await conn.disconnect(nowait=True)
+                await redis_wire.drop(conn)
             for _commands, future in batch:
                 if not future.done():
                     future.set_exception(_copy(exc))
@@ -526,24 +526,10 @@ class Batcher:
                 future.set_result(mine[-1])
 
     async def _exchange(
-        self, conn: Connection, commands: list[tuple[Any, ...]], packed: list[Any]
+        self, conn: AbstractConnection, commands: list[tuple[Any, ...]], packed: list[Any]
     ) -> list[Any]:
-        """One write of every command, then each reply (a Redis error is that command's reply), parsed by
-        redis-py as a pipeline would (its response callbacks included). Connects on first use."""
-        parse = self.client.parse_response
-        replies: list[Any] = []
-        try:
-            async with asyncio.timeout(self.timeout):
-                await conn.send_packed_command(packed)
-                for args in commands:
-                    try:
-                        replies.append(await parse(conn, args[0]))
-                    except ResponseError as error:
-                        replies.append(error)
-        except TimeoutError as exc:  # the builtin one (redis-py disconnected already): redis-py's, retried
-            await conn.disconnect(nowait=True)
-            raise RedisTimeoutError(f"Redis batch took over {self.timeout} s") from exc
-        return replies
+        """One write of the batch, then each reply (``redis_wire.exchange``), timed as a whole."""
+        return await redis_wire.exchange(self.client, conn, commands, packed, self.timeout)
 
     async def call(self, *args: Any) -> Any:
         return await self._enqueue([args])
