@@ -20,6 +20,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from golfrace.bot import run as run_bot
 from golfrace.client import Client
 from golfrace.errors import cause
+from golfrace.lanes import keys_of
 from golfrace.races.service import retrying
 from golfrace.redis_server import RedisServer, start_test_server
 from golfrace.testing import running_server
@@ -116,3 +117,43 @@ def test_a_logged_cause_says_what_happened() -> None:
             raise RedisConnectionError("Redis batch failed") from exc
     except RedisConnectionError as exc:
         assert cause(exc) == "ConnectionError: Redis batch failed <- TimeoutError"
+
+
+def test_what_waits_for_what() -> None:
+    assert keys_of({"t": "ping"}) == frozenset()
+    assert keys_of({"t": "act", "game": "g1"}) == frozenset({"g1"})
+    seat = {"t": "act", "game": "rabcdefghijk-2"}
+    assert keys_of(seat) == keys_of({"t": "race_act", "race": "rabcdefghijk"})  # a race and its seats
+    for t in ("hello", "new", "open", "close", "watch", "daily", "race_new", "board_watch"):
+        assert keys_of({"t": t, "game": "g1", "race": "r1", "board": "b"}) is None  # waits for everything
+
+
+async def test_a_stalled_game_holds_up_only_itself(settings: Any, make_client: Any) -> None:
+    async with running_server(settings.with_(port=0, request_timeout_s=10.0)) as server:
+        player = await make_client(server.ws)
+        slow, fast = await player.new(WIN_CODE), await player.new(WIN_CODE)
+        release = asyncio.Event()
+        store = server.ctx.store
+        real_commit = store.commit
+
+        async def commit(stored: Any, *args: Any) -> Any:
+            if stored.id == slow.game:
+                await release.wait()
+            return await real_commit(stored, *args)
+
+        store.commit = commit
+        move = slow.legal()[0]
+        await player.send({"t": "act", "game": slow.game, "seq": 1, "rid": "slow", **move})
+        await player.send({"t": "act", "game": fast.game, "seq": 1, "rid": "fast", **move})
+        assert (await player.expect(None, 5, where=lambda m: m.get("rid") == "fast"))["t"] == "ack"
+        assert (await player.ping())["t"] == "pong"
+        await player.send({"t": "new", "rid": "after"})  # waits for every earlier request
+        await player.send({"t": "act", "game": slow.game, "seq": 2, "a": "draw", "rid": "next"})
+        release.set()
+        order = [
+            (await player.expect(None, 5, where=lambda m, r=rid: m.get("rid") == r), rid)
+            for rid in ("slow", "after", "next")
+        ]
+        assert [m["t"] for m, _ in order] == ["ack", "snapshot", "ack"]
+        rids = [f.get("rid") for f in player.frames if f.get("rid") in ("slow", "after", "next", "fast")]
+        assert rids == ["fast", "slow", "after", "next"]  # in the order each one's turn came
