@@ -28,12 +28,13 @@ from datetime import date
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.exceptions import WatchError
+from redis.exceptions import RedisError, WatchError
 
 from .. import metrics
 from ..accounts import ranked as accounts_ranked
 from ..accounts.settings import AccountSettings
 from ..engine import Action, GameCode, Rules, Variants, random_ranked_code
+from ..errors import cause
 from ..protocol import pack
 from . import solving, views
 from .daily import DailyBook, day_of, next_day_ms, share_text
@@ -69,11 +70,16 @@ async def retrying(
             return
         except settled:
             return
-        except Exception:
+        except Exception as exc:
+            # Redis away (a restart, a failover) is routine: one line with its cause; anything else is a bug
+            routine = isinstance(exc, RedisError | OSError)
             if wait is None:
-                log.error("%s failed; giving up after %d attempts", what, len(waits) + 1, exc_info=True)
+                log.error(
+                    "%s failed; giving up after %d attempts: %s", what, len(waits) + 1, cause(exc),
+                    exc_info=not routine,
+                )  # fmt: skip
                 return
-            log.warning("%s failed; retrying in %g s", what, wait, exc_info=True)
+            log.warning("%s failed (%s); retrying in %g s", what, cause(exc), wait, exc_info=not routine)
             await asyncio.sleep(wait)
 
 
