@@ -145,7 +145,7 @@ class Store:
         self.redis: Any = redis  # bytes in, bytes out (decode_responses=False)
         self.settings = settings
         # The hot path (commits, new games, hello, game lists) is batched per event-loop iteration: Batcher.
-        self.batch = batcher if batcher is not None else Batcher(batch_client(settings.redis_url or ""))
+        self.batch = batcher if batcher is not None else settings_batcher(settings)
         self._commit_sha = self.batch.script(COMMIT)
         self.origin = ORIGIN_MARK + secrets.token_bytes(ORIGIN_LEN - 1)
         """Prefix of what this process publishes from a commit: the hub skips its own echo (the diff was
@@ -382,6 +382,7 @@ def encode_state(game: Game, hist: str, code: str = "") -> bytes:
             game.moves,
             game.undos,
             hist if len(hist) == 3 * len(game.history) else history_text(game),
+            *([True] if game.draws_final else []),  # ranked play: draws are final (engine Game.draws_final)
         ]
     )
 
@@ -389,7 +390,7 @@ def encode_state(game: Game, hist: str, code: str = "") -> bytes:
 def decode_state(raw: bytes) -> Game:
     if raw[:1] == b"{":  # the JSON of Game.to_state (older servers)
         return Game.from_state(json.loads(raw))
-    _fmt, code, heights, drawn, discard, moves, undos, hist = unpack(raw)
+    _fmt, code, heights, drawn, discard, moves, undos, hist, *final = unpack(raw)
     history = [
         [
             -1 if hist[i] == "-" else int(hist[i]),
@@ -406,35 +407,34 @@ def decode_state(raw: bytes) -> Game:
             "moves": moves,
             "undos": undos,
             "history": history,
+            "draws_final": bool(final and final[0] is True),
         }
     )
 
 
 # --- the hot path's batching -----------------------------------------------------------------------------
-BATCH_CONNECTIONS = 2
-"""Batches in flight at once (each on its own connection of the batcher's client); later callers wait in
-the next batch, which grows meanwhile."""
 BATCH_RETRY = Retry(ExponentialBackoff(cap=0.2, base=0.02), 2)
 """A lost connection is retried twice, quickly; then the callers get ``ConnectionError`` (``unavailable``)."""
 
 _Job = tuple[list[tuple[Any, ...]], "asyncio.Future[Any]"]
 
 
-BATCH_TIMEOUT = 5.0
-"""Seconds a batch may take (write and every reply) before its callers get ``TimeoutError``; one timeout
-scope per batch instead of redis-py's socket timeout (a task per write and a scope per reply)."""
-
-
-def batch_client(url: str) -> aioredis.Redis:
-    """The batcher's own redis-py client: a small pool of its own, short retries, no socket timeout (the
-    batcher times each batch: BATCH_TIMEOUT)."""
+def batch_client(url: str, connections: int, timeout: float) -> aioredis.Redis:
+    """The batcher's own redis-py client: a small pool of its own (``Settings.batch_connections``), short
+    retries, no socket timeout (the batcher times each batch: ``Settings.batch_timeout_s``)."""
     return aioredis.Redis.from_url(
         url,
-        max_connections=BATCH_CONNECTIONS,
+        max_connections=connections,
         retry=BATCH_RETRY,
         socket_timeout=None,
-        socket_connect_timeout=BATCH_TIMEOUT,
+        socket_connect_timeout=timeout,
     )
+
+
+def settings_batcher(settings: Settings) -> Batcher:
+    """The batcher of ``settings``: its own client on ``settings.redis_url``."""
+    connections, timeout = settings.batch_connections, settings.batch_timeout_s
+    return Batcher(batch_client(settings.redis_url or "", connections, timeout), connections, timeout)
 
 
 class Batcher:
@@ -444,9 +444,13 @@ class Batcher:
     round trip per command; at low load, where most batches hold one command, the per-batch overhead.
     ``await batcher.call("ZREM", key, member)``."""
 
-    def __init__(self, client: aioredis.Redis, connections: int = BATCH_CONNECTIONS) -> None:
+    def __init__(self, client: aioredis.Redis, connections: int, timeout: float) -> None:
         self.client = client
         self.connections = connections
+        self.timeout = timeout
+        """Seconds a batch may take (write and every reply) before its callers get a Redis timeout; one
+        timeout scope per batch instead of redis-py's socket timeout (a task per write and a scope per
+        reply)."""
         self._queue: list[_Job] = []
         self._scheduled = False
         self._running: set[asyncio.Task[None]] = set()
@@ -525,7 +529,7 @@ class Batcher:
         self, conn: AbstractConnection, commands: list[tuple[Any, ...]], packed: list[Any]
     ) -> list[Any]:
         """One write of the batch, then each reply (``redis_wire.exchange``), timed as a whole."""
-        return await redis_wire.exchange(self.client, conn, commands, packed, BATCH_TIMEOUT)
+        return await redis_wire.exchange(self.client, conn, commands, packed, self.timeout)
 
     async def call(self, *args: Any) -> Any:
         return await self._enqueue([args])

@@ -170,7 +170,7 @@ def test_the_frames_extension_name_is_ours() -> None:
 # --- redis-py below the pipeline API ------------------------------------------------------------------------
 @pytest.fixture
 async def client(redis_url: str) -> Any:
-    c = batch_client(redis_url)
+    c = batch_client(redis_url, 2, 5.0)
     yield c
     await c.aclose()
 
@@ -248,7 +248,7 @@ async def test_exchange_times_out_as_redis_py_timeout_and_drops_the_connection()
 
     server = await asyncio.start_server(silent, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    client = batch_client(f"redis://127.0.0.1:{port}/0")
+    client = batch_client(f"redis://127.0.0.1:{port}/0", 2, 5.0)
     conn = redis_wire.connection(client)
     try:
         with pytest.raises(RedisTimeoutError):
