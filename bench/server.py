@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import multiprocessing
 import os
@@ -60,7 +61,18 @@ from golfrace.testing import start_process, stop_process
 
 WARMUP = 1.0  # seconds of the paced phase not measured (connections settle, caches fill)
 PROTO = [Subprotocol("golfrace.msgpack")]
-LIMITS = {"rate": 100_000.0, "burst": 100_000, "flood_close_after": 10**9, "max_open_games": 64}
+LIMITS: dict[str, Any] = {
+    "rate": 100_000.0,
+    "burst": 100_000,
+    "flood_close_after": 10**9,
+    "max_open_games": 64,
+    # the per-network buckets (new identities, games, lobbies, races): every bot comes from 127.0.0.1
+    **{
+        f.name: 10**6 if f.name.endswith("_burst") else 1e9
+        for f in dataclasses.fields(Settings)
+        if f.name.startswith("limit_")
+    },
+}
 ECHO_APP = """
 import os
 from starlette.applications import Starlette
@@ -222,15 +234,22 @@ class Player:
 
 
 class Racer(Player):
-    """A player in races of 4 (``RACE_SEATS``) on the protocol's race messages: the host makes a race on
-    the next precomputed line's code, the others join, the host starts (the bench server counts down 0 ms);
-    each racer then plays the line with ``race_act``; once the 4 are done the group races again."""
+    """A player in races of 4 (``RACE_SEATS``): the host makes a race on the next precomputed line's code,
+    the others join, the host starts (the bench server counts down 0 ms); each racer then plays the line on
+    its seat, and once the 4 are done the group races again. A seat that is an ordinary game (``open`` of
+    ``<race>-<seat>`` answers a snapshot) is played with ``act``; on a server whose seats live inside the
+    race (``open`` answers ``no_game``) with ``race_act``, from the ``race_game``'s seq."""
 
     race = ""
+    seat_game = ""
+    seat_is_game = False
 
     def race_frame(self) -> bytes:
         self.seq += 1
-        return msgpack.packb({"t": "race_act", "race": self.race, "seq": self.seq, **self.line[self.pos]})  # type: ignore[no-any-return]
+        move = self.line[self.pos]
+        if self.seat_is_game:
+            return msgpack.packb({"t": "act", "game": self.seat_game, "seq": self.seq, **move})  # type: ignore[no-any-return]
+        return msgpack.packb({"t": "race_act", "race": self.race, "seq": self.seq, **move})  # type: ignore[no-any-return]
 
     async def race_move(self) -> float:
         frame = self.race_frame()
@@ -240,6 +259,26 @@ class Racer(Player):
         await self.until("ack", lambda m: m.get("seq") == seq)
         self.pos += 1
         return time.perf_counter() - started
+
+    async def take_seat(self, race: str) -> None:
+        """After the start: this racer's seat, opened as an ordinary game where the server has them."""
+        view = await self.until("race", lambda m: m.get("race") == race and m.get("phase") != "lobby")
+        self.race, self.seat_game = race, view["you"]["game"]
+        await self.ws.send(msgpack.packb({"t": "open", "game": self.seat_game, "role": "player"}))
+        board = None
+        while True:
+            reply = msgpack.unpackb(await self.ws.recv())
+            if reply["t"] == "snapshot" and reply.get("game") == self.seat_game:
+                self.seat_is_game, self.seq = True, 0
+                return
+            if reply["t"] == "race_game" and reply.get("race") == race:
+                board = reply
+            if reply["t"] == "error" and reply.get("ref") == "open":  # no_game (or bad_field): not a game
+                break
+        self.seat_is_game = False
+        if board is None:
+            board = await self.until("race_game", lambda m: m.get("race") == race)
+        self.seq = int(board["seq"])
 
 
 async def new_race(group: list[Racer]) -> None:
@@ -253,9 +292,9 @@ async def new_race(group: list[Racer]) -> None:
         await p.ws.send(msgpack.packb({"t": "race_join", "race": race}))
         await p.until("race", lambda m: m.get("race") == race)
     await host.ws.send(msgpack.packb({"t": "race_start", "race": race}))
-    games = await asyncio.gather(*(p.until("race_game", lambda m: m.get("race") == race) for p in group))
-    for p, game in zip(group, games, strict=True):
-        p.race, p.line, p.pos, p.seq = race, line, 0, int(game["seq"])
+    await asyncio.gather(*(p.take_seat(race) for p in group))
+    for p in group:
+        p.line, p.pos = line, 0
 
 
 RACE_SEATS = 4
