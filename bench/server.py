@@ -363,6 +363,7 @@ async def fanout_worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]
     for task in tasks:
         task.cancel()
     cpu = time.process_time()
+    await until_told(pipe)
     await asyncio.gather(*(ws.close() for ws in watchers), return_exceptions=True)
     if mover is not None:
         await mover.close()
@@ -426,6 +427,7 @@ async def floor_worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
     for task in tasks:
         task.cancel()
     cpu = time.process_time()
+    await until_told(pipe)
     for _r, w in conns:
         w.close()
     return {"count": sum(got) // job["frame_len"], "elapsed": job["seconds"], "lat": [], "cpu": cpu}
@@ -553,6 +555,7 @@ async def _worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
     for task in watch_tasks:
         task.cancel()
     cpu = time.process_time()
+    await until_told(pipe)
     await asyncio.gather(
         *(p.ws.close() for p in players), *(ws.close() for ws in wconns), return_exceptions=True
     )
@@ -604,8 +607,16 @@ async def race_worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
     await asyncio.gather(*(group_loop(g, i * RACE_SEATS) for i, g in enumerate(groups)))
     elapsed = job["seconds"] if paced else time.perf_counter() - warm_until
     cpu = time.process_time()
+    await until_told(pipe)
     await asyncio.gather(*(p.ws.close() for p in racers), return_exceptions=True)
     return {"count": count, "elapsed": elapsed, "lat": latencies, "delivery": [], "cpu": cpu}
+
+
+async def until_told(pipe: Connection) -> None:
+    """The timed part is over: tell the coordinator (which reads the servers' CPU time now), then wait for
+    its word before closing the connections, so that closing them is not counted."""
+    pipe.send("timed")
+    await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
 
 
 def _worker_main(job: dict[str, Any], pipe: Connection) -> None:
@@ -638,8 +649,9 @@ def run_load(
     redis_pids: list[int] = (),  # type: ignore[assignment]
     extra: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Run one phase in ``args.procs`` load-generator processes; CPU of the server side measured around the
-    timed window. ``extra``: more of each process's job (fan-out: its watchers, the mover)."""
+    """Run one phase in ``args.procs`` load-generator processes (or one per ``extra``); CPU of the server side
+    measured around the timed window. ``extra``: more of each process's job (fan-out: its watchers, the
+    mover)."""
     ctx = multiprocessing.get_context("fork")
     procs, pipes = [], []
     unit = RACE_SEATS if mode.startswith("race") else 1  # racers come in whole races
@@ -648,6 +660,9 @@ def run_load(
     wshares = [
         args.watchers // args.procs + (1 if i < args.watchers % args.procs else 0) for i in range(args.procs)
     ]
+    if extra and len(extra) > len(shares):  # processes of their own (the fan-out's mover)
+        shares += [0] * (len(extra) - len(shares))
+        wshares += [0] * (len(extra) - len(wshares))
     for i, share in enumerate(shares):
         job = {
             "mode": mode,
@@ -679,14 +694,22 @@ def run_load(
         time.sleep(max(0.0, start_at - time.monotonic()))
         cpu0, rcpu0 = cpu_seconds(server_pids), cpu_seconds(list(redis_pids))
         sys0 = cpu_seconds(server_pids, system=True)
-        results = []
         for pipe in pipes:
             if not pipe.poll(args.seconds * 4 + 60):
                 raise RuntimeError("a load generator did not finish")
-            results.append(pipe.recv())
+            msg = pipe.recv()
+            if msg != "timed":
+                raise RuntimeError(f"load generator failed: {msg}")
         cpu1, rcpu1 = cpu_seconds(server_pids), cpu_seconds(list(redis_pids))
         sys1 = cpu_seconds(server_pids, system=True)
         window = time.monotonic() - start_at
+        results = []
+        for pipe in pipes:
+            pipe.send("close")
+        for pipe in pipes:
+            if not pipe.poll(60):
+                raise RuntimeError("a load generator did not finish")
+            results.append(pipe.recv())
     finally:
         for proc in procs:
             proc.join(10)
@@ -785,12 +808,12 @@ def fanout_run(
     try:
         assert server.process is not None
         token, game = asyncio.run(make_game(server.ws))
-        shares = split(watchers, args.procs)
-        extra = [
+        shares = [*split(watchers, args.procs), 0]  # the mover in a process of its own: not starved by
+        extra = [  # the watchers' reading, so that it keeps its pace
             {
                 "game": game,
                 "token": token,
-                "mover": i == 0,
+                "mover": i == len(shares) - 1,
                 "watchers": share,
                 "first_watcher": sum(shares[:i]),
                 "fanout_rate": args.fanout_rate,
@@ -801,7 +824,7 @@ def fanout_run(
         out = run_load(server.ws, "fanout", args, [server.process.pid], redis_pids, extra)
     finally:
         stop_process(server)
-    sent: dict[int, float] = out["results"][0]["sent"]
+    sent: dict[int, float] = out["results"][-1]["sent"]
     latencies = [t - sent[v] for r in out["results"] for got in r["arrivals"] for v, t in got if v in sent]
     moves = len(sent)
     out["moves"] = moves
