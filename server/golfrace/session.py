@@ -2,9 +2,11 @@
 
 The rules of following games and of the bounded send queue are the sans-I/O state machine in
 ``follow.py`` (``Connection``); this module is its adapter. Every frame to the client goes through ``send``
-(answers to its own messages) or ``deliver`` (broadcasts from the hub) into the machine's ``outbox``; one
-writer task drains it into the socket and reports ``drained``; the machine's actions become tasks
-(``Fill``: read the store) and timers (``RetryAfter``).
+(answers to its own messages) or ``deliver`` (broadcasts from the hub) into the machine's ``outbox``. What
+is queued is written at once when the websocket protocol takes frames directly (``FrameSink``: a broadcast
+as the bytes framed once for all its followers), otherwise a writer task drains it through the ASGI
+``send``; either way the machine hears ``drained``. The machine's actions become tasks (``Fill``: read the
+store) and timers (``RetryAfter``).
 """
 
 from __future__ import annotations
