@@ -534,7 +534,7 @@ async def startup(ctx: Context) -> None:
     def winnable(code: GameCode) -> bool | None:
         return solving.winnable(code, settings.solver_budget_s)
 
-    book = DailyBook(ctx.redis, daily_secret, winnable, settings.daily_max_tries)
+    book = DailyBook(ctx.redis, daily_secret, winnable, settings.daily_max_tries, settings.daily_grace_s)
     service = RaceService(ctx.redis, settings, book, clock=lambda: CLOCK(), accounts=ctx.settings.accounts)
     wire = RaceWire(ctx, service)
     wire.sweeper = asyncio.create_task(wire.sweep())
@@ -684,7 +684,7 @@ async def game_endpoint(request: Request) -> Response:
     if record.daily and record.daily >= day_of(now).isoformat() and _caller(request) != record.player:
         return _http_error("game_not_ended", "the daily challenge of that day is still on")
     try:
-        return JSONResponse(public(record))
+        return JSONResponse(public(record, service.boards.checks))  # fair play: with its review verdict
     except RaceError as exc:
         return _http_error(exc.code, exc.message, 500)
 
