@@ -315,4 +315,6 @@ def routes() -> list[BaseRoute]:
 
 
 async def startup(ctx: Context) -> None:
-    ctx.extras["accounts"] = Accounts(ctx, AccountSettings.from_env())
+    accounts = Accounts(ctx, AccountSettings.from_env())
+    await accounts.passwords.warm()
+    ctx.extras["accounts"] = accounts

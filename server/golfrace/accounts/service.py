@@ -199,25 +199,26 @@ class Accounts:
         return await self._loaded(player)
 
     # --- sign-in ------------------------------------------------------------------------------------------
-    async def _refuse_if_waiting(self, folded: str, net: str) -> None:
-        wait = await self.throttle.wait_ms(folded, net)
+    async def _refuse_if_waiting(self, subject: str, net: str) -> None:
+        wait = await self.throttle.wait_ms(subject, net)
         if wait > 0:
             raise AccountError("too_many_attempts", "too many failed sign-ins; wait and retry", retry_ms=wait)
 
     async def sign_in_password(self, username: object, password: object, net: str, agent: str) -> SignedIn:
         name = username if isinstance(username, str) else ""
         folded = fold(name[:64])
-        await self._refuse_if_waiting(folded, net)
+        subject = "user:" + folded  # throttled whether or not an account has the name
+        await self._refuse_if_waiting(subject, net)
         secret = password if isinstance(password, str) else ""
         secret = secret[: self.settings.password_max * 4]
         player = await self.store.owner_of(folded) if 0 < len(folded) <= 20 else None
         account = await self.store.load(player) if player is not None else None
         ok = await self.passwords.verify(account.pw if account else None, normalise(secret))
         if not ok or account is None:
-            wait = await self.throttle.failed(folded, net)
+            wait = await self.throttle.failed(subject, net)
             params = {"retry_ms": wait} if wait else {}
             raise AccountError("bad_credentials", "this username and password do not match", **params)
-        await self.throttle.succeeded(folded)
+        await self.throttle.succeeded(subject)
         if account.pw is not None and self.passwords.needs_rehash(account.pw):
             with contextlib.suppress(Exception):
                 rehashed = await self.passwords.hash(normalise(secret))
@@ -235,17 +236,18 @@ class Accounts:
     ) -> SignedIn:
         data = await self._challenge(challenge_id, "signin")
         player, credential_id = passkeys.claimed_user(credential)
-        await self._refuse_if_waiting(player[:20], net)
+        subject = "pk:" + player[:20]  # a user handle, not a username: its own counts
+        await self._refuse_if_waiting(subject, net)
         entry = await self.store.passkey(player, credential_id) if keys_ok(player) else None
         if entry is None:
-            await self.throttle.failed(player[:20], net)
+            await self.throttle.failed(subject, net)
             raise AccountError("bad_passkey", "this passkey is not one of an account here")
         try:
             count = passkeys.verify_authentication(
                 party, credential, data["challenge"], entry["public_key"], int(entry["sign_count"])
             )
         except AccountError:
-            await self.throttle.failed(player[:20], net)
+            await self.throttle.failed(subject, net)
             raise
         await self.store.used_passkey(player, credential_id, entry, count)
         return await self._open_session(await self._loaded(player), agent)
