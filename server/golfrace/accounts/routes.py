@@ -23,7 +23,7 @@ from ..context import Context
 from . import sessions
 from .errors import AccountError
 from .passkeys import Party
-from .service import Accounts, SignedIn
+from .service import SIGNOUT_CHANNEL, Accounts, SignedIn
 from .settings import AccountSettings
 from .throttle import network
 
@@ -179,7 +179,7 @@ async def signout(request: Request) -> Response:
         return JSONResponse({"signed_out": n})
     else:
         await accounts.store.drop_sessions(player, [current])
-        accounts.close_connections(player, {current})
+        await accounts.close_connections(player, {current})
         n = 1
     return _cleared({"signed_out": n})
 
@@ -317,4 +317,5 @@ def routes() -> list[BaseRoute]:
 async def startup(ctx: Context) -> None:
     accounts = Accounts(ctx, AccountSettings.from_env())
     await accounts.passwords.warm()
+    await ctx.hub.subscribe(SIGNOUT_CHANNEL, accounts)  # sign-outs made on other instances
     ctx.extras["accounts"] = accounts

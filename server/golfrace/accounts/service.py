@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("golfrace.accounts")
 CLOSE_SIGNED_OUT = 4401
 """Close code of a websocket whose session was signed out (it reconnects as a new anonymous player)."""
+SIGNOUT_CHANNEL = "accounts:signout"
+"""Pub/sub channel on which a sign-out reaches every instance: ``{"player", "sessions": [stored hash…]}``
+(hashes of tokens, not tokens)."""
 DELETED_PREFIX = "deleted-"
 PLAYER_ID = re.compile(r"p[0-9a-f]{16}")
 
@@ -270,15 +273,31 @@ class Accounts:
         listed = await self.store.list_sessions(player)
         drop = [h for h, info in listed if (which is None or info.id in which) and h != keep]
         await self.store.drop_sessions(player, drop)
-        self.close_connections(player, set(drop))
+        await self.close_connections(player, set(drop))
         return len(drop)
 
-    def close_connections(self, player: str, hashes: set[str]) -> None:
-        """This instance's websockets opened with one of these sessions (other instances' ones go on until
-        they reconnect: documented)."""
+    async def close_connections(self, player: str, hashes: set[str]) -> None:
+        """Close the websockets opened with one of these sessions: here at once, on other instances through
+        ``SIGNOUT_CHANNEL`` (best effort: a connection missed there becomes a guest when it reconnects)."""
+        if not hashes:
+            return
+        self.close_local(player, hashes)
+        try:
+            await self.ctx.hub.publish(SIGNOUT_CHANNEL, {"player": player, "sessions": sorted(hashes)})
+        except Exception as exc:
+            log.warning("sign-out not published to other instances: %s", type(exc).__name__)
+
+    def close_local(self, player: str, hashes: set[str]) -> None:
         for live in list(self.ctx.sessions):
             if live.player == player and live.extras.get("account_session") in hashes:
                 live.close(CLOSE_SIGNED_OUT)
+
+    def deliver(self, envelope: Any) -> None:
+        """A sign-out published by an instance (this one included): close the local connections."""
+        message = envelope.message
+        player, hashes = message.get("player"), message.get("sessions")
+        if isinstance(player, str) and isinstance(hashes, list):
+            self.close_local(player, {h for h in hashes if isinstance(h, str)})
 
     # --- the account's own data -----------------------------------------------------------------------
     async def change_password(self, player: str, current_hash: str, old: object, new: object) -> Account:
@@ -351,7 +370,7 @@ class Accounts:
         await redis.delete(f"player:{{{player}}}", f"player:{{{player}}}:games")
         listed = await self.store.list_sessions(player)
         await self.store.remove(player, account.username)
-        self.close_connections(player, {h for h, _ in listed})
+        await self.close_connections(player, {h for h, _ in listed})
 
 
 def _summary(game: Any) -> dict[str, Any]:
