@@ -44,7 +44,7 @@ async def acct_server(settings: Settings, account_env: dict[str, str]) -> AsyncI
 async def rds(redis_url: str) -> AsyncIterator[aioredis.Redis]:
     """The server's own database, with the per-address limits of earlier tests cleared."""
     client = aioredis.Redis.from_url(redis_url, socket_timeout=5)
-    for pattern in ("thr:*", "signup:*"):
+    for pattern in ("thr:*", "signup:*", "wa-rate:*"):
         async for key in client.scan_iter(match=pattern):
             await client.delete(key)
     try:

@@ -160,6 +160,7 @@ def test_a_deleted_accounts_entry_reads_deleted_player(new_context: Any, web_ser
     base = _base(web_server)
     page, _cdp, _ = _account_page(new_context, base)
     username = sign_up_in_page(page)
+    player = _signed_in(page)
     page.goto(base + "/#/daily")
     page.wait_for_selector(".daily-view[data-played]")
     page.click(".play-daily")
@@ -173,6 +174,9 @@ def test_a_deleted_accounts_entry_reads_deleted_player(new_context: Any, web_ser
     page.fill(".delete-form [name=confirm]", username)
     page.click(".delete-form button")
     page.wait_for_selector(".signup-form")
+    page.wait_for_function(
+        f"window.golfrace.conn.ready && window.golfrace.conn.welcome.player !== {player!r}"
+    )
     page.goto(base + "/?lang=he#/leaderboards")
     page.wait_for_selector(".boards-view[data-loaded^='daily:']")
     deleted = catalog("he")["account"]["deleted_player"]

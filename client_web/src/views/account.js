@@ -311,6 +311,7 @@ export function createAccountView(app) {
       run(del.querySelector("button"), async () => {
         await api("/delete", { confirm: value(del, "confirm") });
         toast(t("account.deleted"));
+        app.forgetPlayer(); // the deleted account's player id is not reused: the page starts as a new guest
         changed(null);
       });
     });

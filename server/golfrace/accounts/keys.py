@@ -12,6 +12,7 @@ slot, and every command or script below touches a single slot.
 - ``thr:{user:<folded>}``, ``thr:{pk:<player>}``, ``thr:{ip:<net>}``  hash with a TTL: ``fails``, ``until``
                         (ms) — sign-in delays per name, per passkey user handle, per client network
 - ``signup:{<net>}``    string with a TTL: accounts made from that client network in the current window
+- ``wa-rate:{<net>}``   string with a TTL: passkey ceremonies started from that network this minute
 - ``hist:{P}``          hash: counters and bests per mode; ``hist:{P}:z`` zset (game id by finish ms) and
                         ``hist:{P}:g`` hash (game id → summary JSON): the recent finished games
 
@@ -51,6 +52,10 @@ def throttle(kind: str, subject: str) -> str:
 
 def signups(network: str) -> str:
     return f"signup:{{{network}}}"
+
+
+def challenges(network: str) -> str:
+    return f"wa-rate:{{{network}}}"
 
 
 def history(player: str) -> str:

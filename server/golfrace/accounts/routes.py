@@ -258,7 +258,8 @@ async def passkey_signup(request: Request) -> Response:
 async def passkey_signin_options(request: Request) -> Response:
     accounts = _accounts(request)
     await _body(request, accounts.settings)
-    return JSONResponse(await accounts.passkey_signin_options(party(request, accounts.settings)))
+    answer = await accounts.passkey_signin_options(party(request, accounts.settings), client_net(request))
+    return JSONResponse(answer)
 
 
 @endpoint
@@ -277,7 +278,10 @@ async def passkey_add_options(request: Request) -> Response:
     accounts = _accounts(request)
     await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
-    return JSONResponse(await accounts.passkey_add_options(party(request, accounts.settings), player))
+    answer = await accounts.passkey_add_options(
+        party(request, accounts.settings), player, client_net(request)
+    )
+    return JSONResponse(answer)
 
 
 @endpoint

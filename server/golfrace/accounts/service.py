@@ -150,7 +150,6 @@ class Accounts:
             raise AccountError("username_taken", "this username is taken")
         player = await self._new_player(token)
         options, challenge = passkeys.registration_options(party, player, name, shown, [])
-        challenge_id = secrets.token_urlsafe(18)
         data = {
             "kind": "signup",
             "challenge": challenge,
@@ -158,10 +157,9 @@ class Accounts:
             "username": name,
             "display": shown,
         }
-        await self.store.put_challenge(challenge_id, data)
-        return {"challenge_id": challenge_id, "options": options}
+        return {"challenge_id": await self._new_challenge(net, data), "options": options}
 
-    async def passkey_add_options(self, party: passkeys.Party, player: str) -> dict[str, Any]:
+    async def passkey_add_options(self, party: passkeys.Party, player: str, net: str) -> dict[str, Any]:
         account = await self._loaded(player)
         existing = await self.store.passkey_ids(player)
         if len(existing) >= self.settings.max_passkeys:
@@ -169,11 +167,18 @@ class Accounts:
         options, challenge = passkeys.registration_options(
             party, player, account.username, account.display, existing
         )
+        data = {"kind": "add", "challenge": challenge, "player": player}
+        return {"challenge_id": await self._new_challenge(net, data), "options": options}
+
+    async def _new_challenge(self, net: str, data: dict[str, Any]) -> str:
+        """Keep a passkey ceremony's challenge (at most ``challenges_per_minute`` per network); its id."""
+        if not await self.throttle.challenge_allowed(net):
+            raise AccountError(
+                "too_many_attempts", "too many passkey requests; wait a minute", retry_ms=60_000
+            )
         challenge_id = secrets.token_urlsafe(18)
-        await self.store.put_challenge(
-            challenge_id, {"kind": "add", "challenge": challenge, "player": player}
-        )
-        return {"challenge_id": challenge_id, "options": options}
+        await self.store.put_challenge(challenge_id, data)
+        return challenge_id
 
     async def _challenge(self, challenge_id: object, kind: str) -> dict[str, Any]:
         data = await self.store.take_challenge(challenge_id) if isinstance(challenge_id, str) else None
@@ -228,11 +233,10 @@ class Accounts:
                 await self.store.set_fields(account.player, pw=rehashed)
         return await self._open_session(account, agent)
 
-    async def passkey_signin_options(self, party: passkeys.Party) -> dict[str, Any]:
+    async def passkey_signin_options(self, party: passkeys.Party, net: str) -> dict[str, Any]:
         options, challenge = passkeys.authentication_options(party)
-        challenge_id = secrets.token_urlsafe(18)
-        await self.store.put_challenge(challenge_id, {"kind": "signin", "challenge": challenge})
-        return {"challenge_id": challenge_id, "options": options}
+        data = {"kind": "signin", "challenge": challenge}
+        return {"challenge_id": await self._new_challenge(net, data), "options": options}
 
     async def passkey_signin(
         self, party: passkeys.Party, challenge_id: object, credential: Any, net: str, agent: str

@@ -91,3 +91,8 @@ class Throttle:
 
     async def signed_up(self, net: str) -> None:
         await self._signup(keys=[keys.signups(net)], args=[self.settings.signup_window_s])
+
+    async def challenge_allowed(self, net: str) -> bool:
+        """Count a passkey ceremony started from ``net``; False once over ``challenges_per_minute``."""
+        n = int(await self._signup(keys=[keys.challenges(net)], args=[60]))
+        return n <= self.settings.challenges_per_minute
