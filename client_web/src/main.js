@@ -10,6 +10,10 @@ import { createRulesView } from "./views/rules.js";
 import { createWatchView } from "./views/watch.js";
 import { createAccountView } from "./views/account.js";
 import { setAccount } from "./account.js";
+import { createLiveView } from "./views/live.js";
+import { createStatsView } from "./views/stats.js";
+import { initLearning } from "./learn.js";
+import { registerServiceWorker } from "./pwa.js";
 
 setLocale(initialLocale(), { remember: false });
 
@@ -50,6 +54,7 @@ const app = {
 const VIEWS = {
   play: { match: /^\/?$/, nav: "ui.nav_play", href: "#/", make: () => createPlayView(app) },
   race: { match: /^\/race(?:\/([\w-]+))?$/, params: (m) => ({ id: m[1] }), nav: "ui.nav_race", href: "#/race", make: () => createRaceView(app) },
+  live: { match: /^\/watch\/?$/, nav: "ui.live.nav", href: "#/watch", make: () => createLiveView(app) },
   daily: { match: /^\/daily$/, nav: "ui.nav_daily", href: "#/daily", make: () => createDailyView(app) },
   leaderboards: {
     match: /^\/leaderboards(?:\/(daily|code)\/(.*))?$/,
@@ -58,6 +63,7 @@ const VIEWS = {
     href: "#/leaderboards",
     make: () => createLeaderboardsView(app),
   },
+  stats: { match: /^\/stats$/, nav: "ui.stats.nav", href: "#/stats", make: () => createStatsView(app) },
   rules: { match: /^\/rules$/, nav: "ui.nav_rules", href: "#/rules", make: () => createRulesView(app) },
   watch: { match: /^\/watch\/([\w-]+)$/, params: (m) => ({ id: m[1] }), make: () => createWatchView(app) },
   account: { match: /^\/account$/, nav: "account.nav", href: "#/account", make: () => createAccountView(app) },
@@ -198,6 +204,17 @@ translate(shell);
 canonicalAddress();
 window.addEventListener("hashchange", route);
 route();
+
+/** Deal `code` in the Play view (the rules' example, the walkthrough's "Play this deal"). */
+app.playDeal = (code) => {
+  if (currentName !== "play") {
+    location.hash = "#/";
+    route();
+  }
+  instances.get("play").session.newGame({ code }).catch(() => {});
+};
+initLearning(app, { playState: () => instances.get("play")?.state ?? null, route: () => currentRoute() });
+registerServiceWorker();
 
 // For tests and the speed report: the shown state and timings, read-only.
 window.golfrace = {

@@ -23,7 +23,7 @@ from .engine.i18n import refusal_message
 from .engine.rules import Variants
 from .protocol import ProtocolError, unpack
 from .session import Session
-from .store import channel, now_ms
+from .store import channel
 from .views import action_name, diff
 
 log = logging.getLogger("golfrace.handlers")
@@ -91,7 +91,7 @@ async def on_hello(session: Session, msg: dict[str, Any]) -> None:
             "player": player,
             "sid": session.sid,
             "lang": session.lang,
-            "now": now_ms(),
+            "now": ctx.clock(),
             "games": await ctx.store.player_games(player),
             "limits": ctx.settings.public_limits(),
             "account": account,
@@ -101,7 +101,7 @@ async def on_hello(session: Session, msg: dict[str, Any]) -> None:
 
 @handler("ping")
 async def on_ping(session: Session, msg: dict[str, Any]) -> None:
-    session.send({"t": "pong", "n": msg.get("n", 0), "now": now_ms()})
+    session.send({"t": "pong", "n": msg.get("n", 0), "now": session.ctx.clock()})
 
 
 # --- games --------------------------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             change = diff(game_id, stored.v, before, after, action, stored.hidden)
         started = time.perf_counter()
         result = await store.commit(
-            stored, session.stream, seq, answer, after, change, f"{token(action)} {now_ms()}"
+            stored, session.stream, seq, answer, after, change, f"{token(action)} {session.ctx.clock()}"
         )
         metrics.REDIS_SECONDS.observe(time.perf_counter() - started)
         if result.outcome == "conflict":
@@ -238,7 +238,11 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             if (before.status is Status.PLAYING) != (after.status is Status.PLAYING):
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
                 if after.status is not Status.PLAYING:  # accounts: the player's history
-                    await accounts_ranked.solo_over(session.ctx.redis, stored, after, now_ms())
+                    await accounts_ranked.solo_over(
+                        session.ctx.redis, session.settings.accounts, stored, after, session.ctx.clock()
+                    )
+                if (game_over := session.ctx.extras.get("game_over")) is not None:
+                    await game_over(stored, after)  # an extension's hook: the player's stats
         else:
             metrics.REFUSALS.labels(answer["code"]).inc()
         session.send(localize(answer, session.lang))

@@ -15,11 +15,11 @@ from .conftest import PASSWORD, TIMEOUT, new_name, sign_up, ws_client
 
 
 async def test_a_session_and_the_account_survive_a_restart(
-    settings: Settings, account_env: dict[str, str], rds: aioredis.Redis
+    acct_settings: Settings, rds: aioredis.Redis
 ) -> None:
     name = new_name("Rs")
     async with (
-        running_server(settings) as first,
+        running_server(acct_settings) as first,
         httpx.AsyncClient(base_url=first.http, timeout=TIMEOUT) as http,
     ):
         body = await sign_up(http, name)
@@ -28,7 +28,7 @@ async def test_a_session_and_the_account_survive_a_restart(
     for key in (keys.account(player), keys.username(name.lower())):
         assert await rds.ttl(key) == -1, key  # kept for good
     assert 0 < await rds.ttl(keys.sessions(player)) <= 365 * 86_400
-    async with running_server(settings) as second:
+    async with running_server(acct_settings) as second:
         client = await ws_client(second, session=session)
         assert (
             client.player == player

@@ -104,10 +104,10 @@ async def test_a_forged_or_foreign_session_is_nobody(
 
 
 async def test_signing_out_closes_the_sessions_websockets_on_another_instance(
-    http: httpx.AsyncClient, acct_server: RunningServer, settings: Settings
+    http: httpx.AsyncClient, acct_server: RunningServer, acct_settings: Settings
 ) -> None:
     await sign_up(http)
-    async with running_server(settings) as other:
+    async with running_server(acct_settings) as other:
         elsewhere = await ws_client(other, session=http.cookies[COOKIE])
         assert elsewhere.welcome is not None and elsewhere.welcome["account"] is not None
         r = await http.post("/api/account/signout", json={})  # on the first instance

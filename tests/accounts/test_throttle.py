@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -14,13 +14,8 @@ from .conftest import FAST_HASHES, PASSWORD, new_name, sign_up
 
 
 @pytest.fixture(scope="module")
-def account_env() -> Iterator[dict[str, str]]:
-    env = {**FAST_HASHES, "GOLFRACE_ACCOUNT_SIGNUPS_PER_IP": "3", "GOLFRACE_ACCOUNT_DELAY_BASE_MS": "400"}
-    mp = pytest.MonkeyPatch()
-    for key, value in env.items():
-        mp.setenv(key, value)
-    yield env
-    mp.undo()
+def account_changes() -> dict[str, Any]:
+    return {**FAST_HASHES, "signups_per_ip": 3, "delay_base_ms": 400}
 
 
 async def _attempt(http: httpx.AsyncClient, name: str, password: str) -> httpx.Response:

@@ -10,18 +10,11 @@ adds to a player's history. Small on purpose: the race code calls one function a
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from . import keys
 from .history import Finished, History
 from .settings import AccountSettings
-
-
-@cache
-def settings() -> AccountSettings:
-    """The process's account settings (``GOLFRACE_ACCOUNT_*``, read once, as the extension's startup does)."""
-    return AccountSettings.from_env()
 
 
 def _text(value: Any) -> str:
@@ -40,9 +33,9 @@ async def note_board(redis: Any, player: str, board: str) -> None:
     await redis.sadd(keys.boards(player), board)
 
 
-async def _record(redis: Any, player: str, game: Finished) -> None:
+async def _record(redis: Any, settings: AccountSettings, player: str, game: Finished) -> None:
     account = bool(await redis.exists(keys.account(player)))
-    await History(redis, settings()).record(player, game, account)
+    await History(redis, settings).record(player, game, account)
 
 
 def _is_race_game(game_id: str, meta: dict[str, Any]) -> bool:
@@ -50,7 +43,7 @@ def _is_race_game(game_id: str, meta: dict[str, Any]) -> bool:
     return bool(meta.get("race")) or (bool(sep) and race.startswith("r") and seat.isdigit())
 
 
-async def solo_over(redis: Any, stored: Any, game: Any, now: int) -> None:
+async def solo_over(redis: Any, settings: AccountSettings, stored: Any, game: Any, now: int) -> None:
     """A solo game's move ended it (``stored`` as loaded before the move, ``game`` the engine value after).
     Race seats are left to ``race_over``, which knows the race's clock."""
     if _is_race_game(stored.id, stored.meta):
@@ -65,10 +58,10 @@ async def solo_over(redis: Any, stored: Any, game: Any, now: int) -> None:
         max(0, now - int(stored.created)),
         now,
     )
-    await _record(redis, stored.owner, finished)
+    await _record(redis, settings, stored.owner, finished)
 
 
-async def race_over(redis: Any, record: Any, verified: Any) -> None:
+async def race_over(redis: Any, settings: AccountSettings, record: Any, verified: Any) -> None:
     """A race (or daily attempt) ended with this racer's ``GameRecord`` and its replay ``Verified``."""
     from ..engine import GameCode
 
@@ -85,4 +78,4 @@ async def race_over(redis: Any, record: Any, verified: Any) -> None:
         record.race,
         record.daily,
     )
-    await _record(redis, record.player, finished)
+    await _record(redis, settings, record.player, finished)

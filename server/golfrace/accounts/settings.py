@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from ..settings import SettingError, env_values
+from ..config import SettingError, env_values
 
 
 @dataclass(frozen=True, slots=True)

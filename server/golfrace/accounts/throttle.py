@@ -10,7 +10,6 @@ username exists. A successful sign-in clears the name's count (not the network's
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Any
 
 from . import keys
@@ -33,20 +32,6 @@ local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1])) end
 return n
 """
-
-
-def network(ip: str | None) -> str:
-    """The unit of per-client limits: an IPv4 address, or the /64 of an IPv6 address (one household or
-    machine gets a whole /64)."""
-    try:
-        addr = ipaddress.ip_address(ip or "")
-    except ValueError:
-        return "unknown"
-    if isinstance(addr, ipaddress.IPv6Address):
-        if addr.ipv4_mapped is not None:
-            return str(addr.ipv4_mapped)
-        return str(ipaddress.IPv6Network((addr, 64), strict=False).network_address) + "/64"
-    return str(addr)
 
 
 class Throttle:
