@@ -371,6 +371,7 @@ class Accounts:
         base = f"lb:{{pb:{player}}}"
         await redis.delete(base + ":z", base + ":p", base + ":e")
         await redis.delete(f"streak:{{{player}}}")
+        await redis.delete(f"stats:{{{player}}}:e", f"stats:{{{player}}}:z")  # the stats page's games
         await redis.delete(f"player:{{{player}}}", f"player:{{{player}}}:games")
         listed = await self.store.list_sessions(player)
         await self.store.remove(player, account.username)
