@@ -35,6 +35,11 @@ const app = {
   reconnect() {
     conn.ws?.close(1000);
   },
+  /** Drop this browser's player token (after deleting the account): the next hello makes a new guest. */
+  forgetPlayer() {
+    conn.storage?.removeItem("golfrace.token");
+    conn.memoryToken = null;
+  },
   boardShown() {
     if (metrics.boardShownMs === null) {
       metrics.boardShownMs = performance.now();
