@@ -470,6 +470,7 @@ class RaceService:
             if race.ranked:
                 await self.daily.release(day, player, game_id)
             raise
+        self._spawn(self._compute_par(race))  # created started: start() does not run for it
         return race
 
     async def daily_status(self, player: str) -> dict[str, Any]:
