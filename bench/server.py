@@ -51,13 +51,20 @@ from websockets.typing import Subprotocol
 from golfrace.engine import Game, GameCode, Rules, Status, Tap
 from golfrace.engine.codes import SEED_SPACE
 from golfrace.engine.rules import NO_VARIANTS
+from golfrace.limits import GENEROUS
 from golfrace.redis_server import RedisServer, free_port, terminate
 from golfrace.settings import Settings
 from golfrace.testing import start_process, stop_process
 
 WARMUP = 1.0  # seconds of the paced phase not measured (connections settle, caches fill)
 PROTO = [Subprotocol("golfrace.msgpack")]
-LIMITS = {"rate": 100_000.0, "burst": 100_000, "flood_close_after": 10**9, "max_open_games": 64}
+LIMITS = {
+    "rate": 100_000.0,
+    "burst": 100_000,
+    "flood_close_after": 10**9,
+    "max_open_games": 64,
+    **GENEROUS,  # the per-network buckets: every benchmark client comes from 127.0.0.1
+}
 ECHO_APP = """
 import os
 from starlette.applications import Starlette

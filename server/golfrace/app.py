@@ -30,7 +30,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import handlers, metrics
+from . import handlers, limits, metrics
+from .accounts import sessions as accounts_sessions
+from .accounts.hello import COOKIE_EXTRA
 from .context import Clock, Context, wall_clock
 from .engine.i18n import LOCALES, catalog
 from .errors import ErrorCode
@@ -51,7 +53,12 @@ from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
-EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints", "golfrace.races.daily_stats")
+EXTENSIONS: tuple[str, ...] = (
+    "golfrace.races.wire",
+    "golfrace.hints",
+    "golfrace.accounts.routes",
+    "golfrace.races.daily_stats",
+)
 
 
 def static_dir(settings: Settings) -> Path | None:
@@ -183,6 +190,9 @@ def uvicorn_config(app: GolfApp, settings: Settings, **overrides: Any) -> uvicor
         "log_level": "warning",
         "lifespan": "on",
         "timeout_graceful_shutdown": 3,
+        # X-Forwarded-For is read by limits.client_ip through Settings.trusted_proxies only; uvicorn's own
+        # proxy handling would believe it from any loopback peer
+        "proxy_headers": False,
     }
     options.update(overrides)
     config = uvicorn.Config(app, **options)  # configures uvicorn's loggers
@@ -279,10 +289,20 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
     if (await receive())["type"] != "websocket.connect":
         return
     chosen = choose_codec(list(scope.get("subprotocols") or []))
+    # fair play (limits.py): the Origin check and the client's network, read before the headers go
+    origin_ok = limits.origin_allowed(scope.get("headers") or (), ctx.settings.allowed_origins)
+    client_net = limits.network(limits.scope_client_ip(scope, ctx.settings.trusted_proxies))
     await send({"type": "websocket.accept", "subprotocol": chosen})
+    if not origin_ok:  # accepted first so that the page sees the close code, not a failed handshake
+        await send({"type": "websocket.close", "code": limits.CLOSE_BAD_ORIGIN})
+        return
+    cookie = accounts_sessions.from_asgi_headers(scope.get("headers"))  # accounts: a browser's session
     scope["headers"] = []  # the handshake is over: nothing reads them again
     frames = (scope.get("extensions") or {}).get(FRAMES)  # the protocol of seams/uvicorn_ws.py offers it
     session = Session(ctx, Socket(send), chosen or JSON, frames)
+    session.extras[limits.IP_EXTRA] = client_net
+    if cookie is not None:
+        session.extras[COOKIE_EXTRA] = cookie
     ctx.sessions.add(session)
     metrics.CONNECTIONS.inc()
     loop = asyncio.get_running_loop()
@@ -333,6 +353,7 @@ async def handle_frame(session: Session, frame: bytes | str) -> None:
             raise ProtocolError(
                 "rate_limited", f"over {session.settings.rate:g} messages/s; resend later", ref=ref
             )
+        await limits.charge(session, msg)  # per-network buckets for new identities, games, races (limits.py)
         await handlers.dispatch(session, msg)
     except ProtocolError as exc:
         session.error(exc)

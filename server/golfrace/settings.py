@@ -15,9 +15,11 @@ from typing import Any
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
+from .accounts.settings import AccountSettings
 from .config import SettingError as SettingError  # re-exported: the error of a bad variable
 from .config import env_values, reference
 from .races.settings import RaceSettings
+from .redis_server import MAXMEMORY, MAXMEMORY_POLICY
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,11 +138,51 @@ class Settings:
     player_ttl: PositiveInt = 30 * 24 * 3600
     """Seconds a player's list of games is kept after the player's last activity."""
 
+    # --- fair play: what identities and objects cost (golfrace/limits.py, docs/fair-play.md) ----------------
+    # Token buckets per client network (an IPv4 address, an IPv6 /64), shared by every instance through
+    # Redis: ``burst`` requests at once, then ``per_hour``. A household or a school behind one address shares
+    # them, so the bursts leave room for a class; a script making thousands an hour gets ``rate_limited``.
+    limit_identity_burst: PositiveInt = 30
+    """New identities (``hello`` without a token) a network may make at once."""
+    limit_identity_per_hour: PositiveFloat = 120.0
+    """New identities a network may make per hour after its burst."""
+    limit_game_burst: PositiveInt = 60
+    """Solo games (``new``) a network may start at once."""
+    limit_game_per_hour: PositiveFloat = 1_200.0
+    """Solo games a network may start per hour (one every 3 s; a quick give-up-and-redeal is ~10 s)."""
+    limit_lobby_burst: PositiveInt = 20
+    """Race lobbies (``race_new``, ``race_rematch``) a network may open at once."""
+    limit_lobby_per_hour: PositiveFloat = 240.0
+    """Race lobbies a network may open per hour."""
+    limit_race_burst: PositiveInt = 20
+    """Races (``race_start``) a network may start at once."""
+    limit_race_per_hour: PositiveFloat = 240.0
+    """Races a network may start per hour."""
+    limit_daily_burst: PositiveInt = 10
+    """Daily-challenge attempts (``daily_play``) a network may start at once."""
+    limit_daily_per_hour: PositiveFloat = 60.0
+    """Daily-challenge attempts a network may start per hour."""
+    trusted_proxies: NonNegativeInt = 0
+    """Reverse proxies in front of the server that append the address they were connected from to
+    ``X-Forwarded-For``. 0: the peer address is the client (the header is ignored: anyone can write it)."""
+    allowed_origins: str = ""
+    """``Origin`` values (``scheme://host[:port]``, comma-separated; ``*`` for any) a browser may open ``/ws``
+    from; others are closed with 4003. Empty: only the host the request was sent to. Connections without an
+    ``Origin`` header (not browsers) are allowed."""
+    redis_maxmemory: str = MAXMEMORY
+    """The embedded Redis's ``maxmemory``: above it, keys with a TTL are evicted (``redis_maxmemory_policy``)
+    and writes that need more memory fail, instead of the machine running out (transient keys have a TTL)."""
+    redis_maxmemory_policy: str = MAXMEMORY_POLICY
+    """The embedded Redis's eviction policy: one of the ``volatile-*`` policies, which evict only keys with a
+    TTL, so the permanent keys (the server secret) are never lost."""
+
     # --- subtrees ------------------------------------------------------------------------------------
     races: RaceSettings = field(default_factory=RaceSettings)
     """Races, leaderboards, the daily challenge and replays (``GOLFRACE_RACE_<FIELD>``)."""
     hints: HintSettings = field(default_factory=HintSettings)
     """Hints (``GOLFRACE_HINT_<FIELD>``)."""
+    accounts: AccountSettings = field(default_factory=AccountSettings)
+    """Accounts, sessions, passwords and passkeys (``GOLFRACE_ACCOUNT_<FIELD>``)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -153,11 +195,17 @@ class Settings:
         values.update({k: v for k, v in overrides.items() if v is not None})
         values.setdefault("races", RaceSettings.from_env(env))
         values.setdefault("hints", HintSettings(**env_values(HintSettings, "GOLFRACE_HINT_", env)))
+        values.setdefault("accounts", AccountSettings.from_env(env))
         return cls(**values)
 
     def reference(self) -> str:
         """The Markdown table of every setting of the tree, as in docs/settings.md."""
-        trees = [("GOLFRACE_", self), ("GOLFRACE_RACE_", self.races), ("GOLFRACE_HINT_", self.hints)]
+        trees = [
+            ("GOLFRACE_", self),
+            ("GOLFRACE_RACE_", self.races),
+            ("GOLFRACE_HINT_", self.hints),
+            ("GOLFRACE_ACCOUNT_", self.accounts),
+        ]
         return reference(trees)
 
     def with_(self, **changes: Any) -> Settings:

@@ -382,6 +382,7 @@ def encode_state(game: Game, hist: str, code: str = "") -> bytes:
             game.moves,
             game.undos,
             hist if len(hist) == 3 * len(game.history) else history_text(game),
+            *([True] if game.draws_final else []),  # ranked play: draws are final (engine Game.draws_final)
         ]
     )
 
@@ -389,7 +390,7 @@ def encode_state(game: Game, hist: str, code: str = "") -> bytes:
 def decode_state(raw: bytes) -> Game:
     if raw[:1] == b"{":  # the JSON of Game.to_state (older servers)
         return Game.from_state(json.loads(raw))
-    _fmt, code, heights, drawn, discard, moves, undos, hist = unpack(raw)
+    _fmt, code, heights, drawn, discard, moves, undos, hist, *final = unpack(raw)
     history = [
         [
             -1 if hist[i] == "-" else int(hist[i]),
@@ -406,6 +407,7 @@ def decode_state(raw: bytes) -> Game:
             "moves": moves,
             "undos": undos,
             "history": history,
+            "draws_final": bool(final and final[0] is True),
         }
     )
 

@@ -1,4 +1,5 @@
 // Daily: today's challenge, the result with its share text, the streak and the countdown to the next.
+import { rankedNotice } from "../account.js";
 import { errorText, t } from "../i18n.js";
 import { safeStorage } from "../storage.js";
 import { el, shareText, toast, translate } from "../ui.js";
@@ -30,6 +31,7 @@ export function createDailyView(app) {
           <button type="button" class="btn copy-share" data-t="ui.share"></button>
         </div>
         <p class="help first-only" data-t="ui.daily_first_only"></p>
+        <div class="ranked-slot" hidden></div>
         <div class="dlg-actions">
           <a class="btn board-link" data-t="ui.nav_leaderboards"></a>
           <button type="button" class="btn primary play-daily" data-t="ui.daily_play"></button>
@@ -48,6 +50,7 @@ export function createDailyView(app) {
     q(".streak").textContent = String(daily.streak ?? 0);
     q(".best").textContent = String(daily.best_streak ?? 0);
     q(".board-link").href = `#/leaderboards/daily/${daily.date}`;
+    rankedNotice(q(".ranked-slot"));
     // played but no result: the ranked attempt is started and unfinished, and daily_play resumes it
     const going = daily.played && !daily.result;
     q(".play-daily").textContent = t(going ? "ui.daily_continue" : daily.played ? "ui.daily_practice" : "ui.daily_play");

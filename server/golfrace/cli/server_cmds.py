@@ -60,7 +60,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     embedded: RedisServer | None = None
     if not settings.redis_url:
-        embedded = RedisServer(Path(settings.data_dir) / "redis").start()
+        embedded = RedisServer(
+            Path(settings.data_dir) / "redis",
+            maxmemory=settings.redis_maxmemory,
+            policy=settings.redis_maxmemory_policy,
+        ).start()
         settings = settings.with_(redis_url=embedded.url)
         print(f"golfrace: embedded Redis at {embedded.url} (data in {embedded.data_dir})", flush=True)
     try:

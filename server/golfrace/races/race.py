@@ -209,8 +209,8 @@ class Race:
         racer = self.racer(player) if player is not None else None
         if racer is not None and racer.done:
             return True
-        if self.daily is not None:
-            return now is not None and day_of(now).isoformat() > self.daily
+        if self.daily is not None:  # fair play: never while the attempt runs (its day may be over by then)
+            return self.ended_at is not None and now is not None and day_of(now).isoformat() > self.daily
         return self.ended_at is not None
 
     def ranking(self) -> list[Racer]:
@@ -251,7 +251,7 @@ class Race:
             raise RaceError("not_host", "only the host can start the race", race=self.id)
         if self.starts_at is not None:
             raise RaceError("race_started", "this race has already started", race=self.id)
-        game = Game.new(self.code)
+        game = Game.new(self.code, draws_final=self.ranked)  # fair play: a draw is final in ranked play
         racers = tuple(replace(r, game=game) for r in self.racers)
         return replace(self, racers=racers, starts_at=now + settings.countdown_ms)
 

@@ -55,6 +55,28 @@ class RaceSettings:
     watcher_stale_s: float = 15.0
     """A share of the watcher count not re-stamped for this long (seconds) belongs to an instance that is gone
     and no longer counts."""
+    live_list_max: int = 30
+    """The most live races ``GET /api/races/live`` lists (the latest starts first)."""
+    live_index_max: int = 500
+    """The most started races the live index keeps (the oldest starts go first; ended ones leave it)."""
+    stats_games_max: int = 500
+    """A player's stats keep their latest this many finished games (the oldest go)."""
+    stats_ttl_s: int = 400 * 86_400
+    """A player's stats expire this long (seconds) after their last finished game."""
+
+    # --- fair play (docs/fair-play.md) ----------------------------------------------------------------------
+    daily_grace_s: int = 600
+    """A ranked daily attempt counts for its day (board, streak) only if it ends before the day's end plus
+    this long (seconds): one started just before midnight may finish, one kept open all night may not."""
+    daily_claim_wait_s: float = 5.0
+    """How long (seconds) a ``daily_play`` that lost the claim of the ranked attempt to another tab waits for
+    that tab's attempt to be stored before it is taken as lost (the claimant failed) and play is practice."""
+    review_median_gap_ms: int = 120
+    """A ranked result whose median time between two moves is below this (ms) is no human's: it is kept, but
+    marked for review and left off the boards. A human's choice reaction time is ~250 ms and more, and each
+    move needs a card found first, so 120 leaves room for the fastest players."""
+    review_min_moves: int = 20
+    """The timing check applies to games of at least this many moves (a short game says little)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> RaceSettings:
@@ -77,12 +99,17 @@ ENV_FIELDS = frozenset(
     {
         "board_ttl_s",
         "countdown_ms",
+        "daily_claim_wait_s",
+        "daily_grace_s",
+        "review_median_gap_ms",
+        "review_min_moves",
         "idle_forfeit_s",
         "lobby_grace_s",
         "race_ttl_s",
         "record_ttl_s",
         "sweep_interval_s",
         "solver_budget_s",
+        "stats_ttl_s",
         "watcher_refresh_s",
         "watcher_stale_s",
     }

@@ -28,7 +28,7 @@ from ..hub import Envelope
 from ..protocol import ACTION_FIELDS, DEAL_FIELDS, ID_LEN, Field, ProtocolError, Spec, register
 from ..session import Session
 from . import leaderboard as lb
-from . import solving, views
+from . import pages, solving, stats, views
 from .daily import DailyBook, parse_day
 from .errors import RaceError
 from .race import Race, RaceOptions
@@ -534,11 +534,12 @@ async def startup(ctx: Context) -> None:
     def winnable(code: GameCode) -> bool | None:
         return solving.winnable(code, settings.solver_budget_s)
 
-    book = DailyBook(ctx.redis, daily_secret, winnable, settings.daily_max_tries)
-    service = RaceService(ctx.redis, settings, book, clock=lambda: CLOCK())
+    book = DailyBook(ctx.redis, daily_secret, winnable, settings.daily_max_tries, settings.daily_grace_s)
+    service = RaceService(ctx.redis, settings, book, clock=lambda: CLOCK(), accounts=ctx.settings.accounts)
     wire = RaceWire(ctx, service)
     wire.sweeper = asyncio.create_task(wire.sweep())
     ctx.extras["races"] = wire
+    ctx.extras["game_over"] = stats.solo_hook(service.history, service.clock)
 
 
 async def shutdown(ctx: Context) -> None:
@@ -683,13 +684,14 @@ async def game_endpoint(request: Request) -> Response:
     if record.daily and record.daily >= day_of(now).isoformat() and _caller(request) != record.player:
         return _http_error("game_not_ended", "the daily challenge of that day is still on")
     try:
-        return JSONResponse(public(record))
+        return JSONResponse(public(record, service.boards.checks))  # fair play: with its review verdict
     except RaceError as exc:
         return _http_error(exc.code, exc.message, 500)
 
 
 def routes() -> list[BaseRoute]:
     return [
+        *pages.routes(),  # first: its /api/races/live before /api/races/{race}, its tagged /r/… and /watch/…
         Route("/r/{race}", page_endpoint),
         Route("/watch/{id}", page_endpoint),
         Route("/api/races/{race}", race_endpoint),
