@@ -488,6 +488,7 @@ class RaceService:
                 except BaseException:
                     await self.daily.release(day, player, game_id)
                     raise
+                self._spawn(self._compute_par(ranked))  # created started: start() does not run for it
                 return ranked
             first = await self._claimed_attempt(day, player, holder)
             if first is not None and first.ended_at is None:
@@ -496,6 +497,7 @@ class RaceService:
                 break  # it has ended (or never got stored): practice
         practice = attempt(False)
         await self._insert(practice)
+        self._spawn(self._compute_par(practice))
         return practice
 
     async def _claimed_attempt(self, day: date, player: str, game_id: str) -> Race | None:
