@@ -15,6 +15,7 @@ const docs = join(here, "..", "docs");
 const catalogs = join(here, "..", "server", "golfrace", "engine", "catalogs");
 const LOCALES = ["en", "ro", "ms", "he"];
 const THEME = "#0d3b2a";
+const PROBE_MS = 3000; // how often the offline page asks whether the server is reachable again
 const watch = process.argv.includes("--watch");
 
 const hash = (text) => createHash("sha256").update(text).digest("hex").slice(0, 10);
@@ -156,7 +157,12 @@ function offlinePage(texts, cssHref) {
     document.querySelector(".rules-body").innerHTML = html;
     document.documentElement.dataset.rules = "1";
   }).catch(function () {});
-  window.addEventListener("online", function () { location.reload(); });
+  // back online (the event may come before the network is really back): the game again once the server answers
+  function probe() {
+    fetch("/healthz", { cache: "no-store" }).then(function (r) { if (r.ok) location.reload(); }).catch(function () {});
+  }
+  window.addEventListener("online", probe);
+  setInterval(probe, ${PROBE_MS});
 })();
 </script>
 </body>

@@ -506,14 +506,12 @@ class RaceService:
         for racer in race.racers:
             metrics.labelled(metrics.RACE_RESULTS, racer.status).inc()
         try:
-            await self.live.remove(race.id)
             for racer in race.racers:
                 if racer.game is None or racer.finished_at is None:
                     continue
                 record = GameRecord.of(race, racer)
                 await self.records.save(record)
                 await self.boards.submit_record(record)
-                await self.history.note(racer.player, Played.of_record(record, verify(record)))
                 if race.daily and race.ranked:
                     v = verify(record)
                     result = {
@@ -525,6 +523,12 @@ class RaceService:
                         "status": record.status,
                     }
                     await self.daily.finish(date.fromisoformat(race.daily), racer.player, result)
+            # after what the racers' pages ask for next (results, boards, the daily's share text)
+            for racer in race.racers:
+                if racer.game is not None and racer.finished_at is not None:
+                    record = GameRecord.of(race, racer)
+                    await self.history.note(racer.player, Played.of_record(record, verify(record)))
+            await self.live.remove(race.id)
         except Exception:
             log.exception("finishing race %s failed", race.id)
 
