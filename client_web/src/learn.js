@@ -20,9 +20,9 @@ export async function openWalkthrough(app) {
 }
 
 /**
- * Once the page is up: the walkthrough opens by itself on a first visit to Play (not on a race or watch link,
- * and not where the browser keeps no storage: it would open on every visit), and the Play board follows the
- * playable-cards aid.
+ * Once the page is up: the walkthrough opens by itself on a first visit to Play, over its first board (not on
+ * a race or watch link, and not where the browser keeps no storage: it would open on every visit), and the
+ * Play board follows the playable-cards aid.
  */
 export function initLearning(app, { playState, route }) {
   const play = () => document.querySelector(".view.play .board");
@@ -37,6 +37,23 @@ export function initLearning(app, { playState, route }) {
   window.addEventListener("hashchange", check);
   check();
   if (route() === "/" && safeStorage() && !walkthroughSeen()) {
-    openWalkthrough(app).catch(() => {});
+    // after the first board: it is what the page is measured by, and the walkthrough opens over it
+    boardShown().then(() => {
+      if (route() === "/" && !walkthroughSeen()) openWalkthrough(app).catch(() => {});
+    });
   }
+}
+
+/** Resolves once the Play view has shown its first board (`data-board-shown` on the root element). */
+function boardShown() {
+  const root = document.documentElement;
+  return new Promise((resolve) => {
+    if (root.dataset.boardShown) return resolve();
+    const watch = new MutationObserver(() => {
+      if (!root.dataset.boardShown) return;
+      watch.disconnect();
+      resolve();
+    });
+    watch.observe(root, { attributes: true, attributeFilter: ["data-board-shown"] });
+  });
 }
