@@ -8,6 +8,8 @@ import { createLeaderboardsView } from "./views/leaderboards.js";
 import { createRaceView } from "./views/race.js";
 import { createRulesView } from "./views/rules.js";
 import { createWatchView } from "./views/watch.js";
+import { createAccountView } from "./views/account.js";
+import { setAccount } from "./account.js";
 import { createLiveView } from "./views/live.js";
 import { createStatsView } from "./views/stats.js";
 import { initLearning } from "./learn.js";
@@ -28,6 +30,10 @@ const app = {
   /** Go to another route in place of this one (Back does not return to a link that redirects again). */
   redirect(hash) {
     location.replace(hash);
+  },
+  /** Open the websocket again (after signing in or out: the handshake carries the new session cookie). */
+  reconnect() {
+    conn.ws?.close(1000);
   },
   boardShown() {
     if (metrics.boardShownMs === null) {
@@ -55,6 +61,7 @@ const VIEWS = {
   stats: { match: /^\/stats$/, nav: "ui.stats.nav", href: "#/stats", make: () => createStatsView(app) },
   rules: { match: /^\/rules$/, nav: "ui.nav_rules", href: "#/rules", make: () => createRulesView(app) },
   watch: { match: /^\/watch\/([\w-]+)$/, params: (m) => ({ id: m[1] }), make: () => createWatchView(app) },
+  account: { match: /^\/account$/, nav: "account.nav", href: "#/account", make: () => createAccountView(app) },
 };
 
 /** The route: the hash when there is one, else the page's path (/r/<id> is a race, /watch/<id> a watch). */
@@ -175,6 +182,7 @@ conn.on("down", () => {
 });
 conn.on("ready", ({ welcome }) => {
   banner.hidden = true;
+  setAccount(welcome.account ?? null);
   if (currentName === "play") instances.get("play").start(welcome);
 });
 

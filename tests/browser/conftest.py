@@ -24,7 +24,7 @@ ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM = os.environ.get("GOLFRACE_CHROMIUM", "/usr/bin/chromium")
 # the server's limits for a fast-clicking robot (the limits themselves are tested by the server's tests)
 SEEN_WALKTHROUGH = "try { localStorage.setItem('golfrace.learned', '1') } catch (e) {}"
-FAST_ENV = {"GOLFRACE_RATE": "500", "GOLFRACE_BURST": "500"}
+FAST_ENV = {"GOLFRACE_RATE": "500", "GOLFRACE_BURST": "500", "GOLFRACE_ACCOUNT_SIGNUPS_PER_IP": "100"}
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -32,7 +32,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
 from .. import metrics
-from ..engine import Action, GameCode, Rules, Variants, random_code
+from ..accounts import ranked as accounts_ranked
+from ..accounts.settings import AccountSettings
+from ..engine import Action, GameCode, Rules, Variants, random_ranked_code
 from ..protocol import pack
 from . import solving, views
 from .daily import DailyBook, day_of, next_day_ms, share_text
@@ -141,8 +143,11 @@ class RaceService:
         settings: RaceSettings,
         daily: DailyBook,
         clock: Clock = wall_clock,
+        accounts: AccountSettings | None = None,
     ) -> None:
         self.redis = redis
+        self.accounts = accounts or AccountSettings()
+        """For the players' histories (``accounts.ranked``)."""
         self.settings = settings
         self.clock = clock
         self.daily = daily
@@ -211,7 +216,10 @@ class RaceService:
                     watchers = self._live(await pipe.hgetall(watchers_key(race_id)))
                     move = describe(before, after, now) if describe is not None else None
                     pipe.multi()  # type: ignore[no-untyped-call]
-                    pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
+                    if after.starts_at is None and not after.racers:  # fair play: an empty lobby goes
+                        pipe.delete(key, watchers_key(race_id), presence_key(race_id))
+                    else:
+                        pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
                     pipe.publish(race_channel(race_id), pack(self._event(before, after, now, watchers, move)))
                     await pipe.execute()
                 except WatchError:
@@ -264,7 +272,7 @@ class RaceService:
         typed = code is not None
         race = Race.create(
             new_race_id(),
-            code or random_code(rules, variants),
+            code or random_ranked_code(rules, variants),
             host=player,
             name=name,
             now=self.clock(),
@@ -333,7 +341,7 @@ class RaceService:
         _, old = await self.update(race_id, lambda r: r.accept_rematch(player, candidate))
         assert old.rematch is not None
         if old.rematch == candidate and not await self.redis.exists(race_key(candidate)):
-            code = old.code if old.typed else random_code(old.code.rules, old.code.variants)
+            code = old.code if old.typed else random_ranked_code(old.code.rules, old.code.variants)
             with contextlib.suppress(RaceError):
                 await self._insert(old.next_race(code, player, self.clock(), self.settings))
         racer = old.racer(player)
@@ -512,6 +520,9 @@ class RaceService:
                 record = GameRecord.of(race, racer)
                 await self.records.save(record)
                 await self.boards.submit_record(record)
+                await accounts_ranked.race_over(
+                    self.redis, self.accounts, record, verify(record)
+                )  # accounts: history
                 if race.daily and race.ranked:
                     v = verify(record)
                     result = {

@@ -535,7 +535,7 @@ async def startup(ctx: Context) -> None:
         return solving.winnable(code, settings.solver_budget_s)
 
     book = DailyBook(ctx.redis, daily_secret, winnable, settings.daily_max_tries)
-    service = RaceService(ctx.redis, settings, book, clock=lambda: CLOCK())
+    service = RaceService(ctx.redis, settings, book, clock=lambda: CLOCK(), accounts=ctx.settings.accounts)
     wire = RaceWire(ctx, service)
     wire.sweeper = asyncio.create_task(wire.sweep())
     ctx.extras["races"] = wire
