@@ -29,7 +29,7 @@ async function build() {
     ...common,
     entryPoints: { app: join(here, "src", "main.js") },
     format: "esm",
-    splitting: true, // the walkthrough and the stats page load when first used
+    splitting: true, // a module loaded with import() gets a chunk of its own (none is, today)
     chunkNames: "chunks/[name]-[hash]",
     metafile: true,
     target: ["es2020", "chrome100", "firefox100", "safari15"],
@@ -101,7 +101,8 @@ async function build() {
   await writeFile(join(dist, "sw.js"), sw);
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   const chunks = js.outputFiles.filter((f) => f.text !== jsText).map((f) => kb(f.text.length));
-  console.log(`client_web/dist: app.js ${kb(jsText.length)} (+ chunks ${chunks.join(", ")}), app.css ${kb(cssText.length)}`);
+  const more = chunks.length ? ` (+ chunks ${chunks.join(", ")})` : "";
+  console.log(`client_web/dist: app.js ${kb(jsText.length)}${more}, app.css ${kb(cssText.length)}`);
 }
 
 /** The page the service worker shows for any address while the browser is offline: the notice and the rules

@@ -1,21 +1,12 @@
-// Learning to play: the first-visit walkthrough (loaded when first needed), its "seen" mark, and the
+// Learning to play: the first-visit walkthrough, its "seen" mark, and the
 // "show playable cards" aid on the Play board.
 import { safeStorage } from "./storage.js";
 import { followPlayable } from "./playable.js";
+import { runWalkthrough, walkthroughSeen } from "./walkthrough.js";
 
-const SEEN = "golfrace.learned";
-
-export function walkthroughSeen() {
-  return safeStorage()?.getItem(SEEN) === "1";
-}
-
-export function markWalkthroughSeen() {
-  safeStorage()?.setItem(SEEN, "1");
-}
-
-/** Open the walkthrough (a dialog over the page); resolves when it closes. */
+/** Open the walkthrough (a dialog over the page); resolves when it closes. It is a few KB: in the one bundle,
+ * a chunk of its own cost the first visit a request more than it saved. */
 export async function openWalkthrough(app) {
-  const { runWalkthrough } = await import("./walkthrough.js");
   return runWalkthrough(app);
 }
 
