@@ -85,7 +85,7 @@ export function currentRoute(loc = location) {
 const shell = el(`
   <div class="shell">
     <header class="topbar">
-      <a class="brand" href="#/"><svg viewBox="0 0 32 32" aria-hidden="true"><use href="#logo"/></svg><span data-t="ui.app_title"></span></a>
+      <a class="brand" href="#/" data-t-aria="ui.app_title"><svg viewBox="0 0 32 32" aria-hidden="true"><use href="#logo"/></svg><span data-t="ui.app_title"></span></a>
       <nav class="nav" data-t-aria="ui.nav_label"></nav>
       <label class="lang">
         <span class="sr-only" data-t="ui.language"></span>

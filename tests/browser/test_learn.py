@@ -44,7 +44,7 @@ def engine_columns(game: Game) -> list[list[str]]:
 
 def discard_shown(page: Any, board: str) -> str | None:
     return page.evaluate(
-        f"document.querySelector('{board} .discard .card:not(.under)')?.dataset.card ?? null"
+        f"document.querySelector('{board} .discard > .card:last-child')?.dataset.card ?? null"
     )
 
 

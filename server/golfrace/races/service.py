@@ -544,7 +544,6 @@ class RaceService:
         for racer in race.racers:
             metrics.labelled(metrics.RACE_RESULTS, racer.status).inc()
         try:
-            await self.live.remove(race.id)
             for racer in race.racers:
                 if racer.game is None or racer.finished_at is None:
                     continue
@@ -554,7 +553,6 @@ class RaceService:
                 await accounts_ranked.race_over(
                     self.redis, self.accounts, record, verify(record)
                 )  # accounts: history
-                await self.history.note(racer.player, Played.of_record(record, verify(record)))
                 if race.daily and race.ranked:
                     v = verify(record)
                     result = {
@@ -568,6 +566,12 @@ class RaceService:
                     }
                     day = date.fromisoformat(race.daily)
                     await self.daily.finish(day, racer.player, result, ended_at=record.finished_at)
+            # after what the racers' pages ask for next (results, boards, the daily's share text)
+            for racer in race.racers:
+                if racer.game is not None and racer.finished_at is not None:
+                    record = GameRecord.of(race, racer)
+                    await self.history.note(racer.player, Played.of_record(record, verify(record)))
+            await self.live.remove(race.id)
         except Exception:
             log.exception("finishing race %s failed", race.id)
 
