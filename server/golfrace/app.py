@@ -16,7 +16,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 import uvicorn
@@ -29,10 +29,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import handlers, metrics
+from . import handlers, metrics, redis_conn
 from .context import Context
 from .engine.i18n import LOCALES, catalog
-from .hub import Hub
 from .protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_NO_HELLO,
@@ -43,14 +42,13 @@ from .protocol import (
 )
 from .session import Session
 from .settings import Settings
-from .store import Batcher, Store, batch_client
+from .store import Store
 from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
 EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints")
 HEALTH_TIMEOUT = 2.0
-REDIS_POOL_WAIT = 5.0  # seconds a request waits for a free Redis connection before `unavailable`
 
 
 def static_dir(settings: Settings) -> Path | None:
@@ -76,16 +74,14 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = aioredis.BlockingConnectionPool.from_url(
-            settings.redis_url or "", max_connections=settings.redis_connections, timeout=REDIS_POOL_WAIT
-        )
-        redis = aioredis.Redis(connection_pool=pool, decode_responses=False)
-        await redis.ping()
-        store = Store(redis, settings, Batcher(batch_client(settings.redis_url or "")))
+        # one Redis or a Redis Cluster (redis+cluster://): redis_conn builds the matching clients
+        redis = await redis_conn.general_client(settings)
+        store = Store(redis, settings, redis_conn.batcher(redis, settings))
         secret = settings.secret or await store.shared_secret()
-        hub = Hub(redis, settings.redis_url or "", store.origin)
+        hub = redis_conn.hub(redis, settings, store.origin)
         await hub.start()
-        ctx = Context(settings, redis, store, hub, Tokens(secret))
+        # a RedisCluster has the same command methods; every caller keeps to one hash slot per command
+        ctx = Context(settings, cast(aioredis.Redis, redis), store, hub, Tokens(secret))
         app.state.ctx = ctx
         for module in modules:
             if hasattr(module, "startup"):
@@ -103,7 +99,6 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
             await hub.stop()
             await store.batch.aclose()
             await redis.aclose()
-            await pool.aclose()
 
     routes: list[BaseRoute] = [
         Route("/healthz", healthz),

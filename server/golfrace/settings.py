@@ -26,6 +26,12 @@ class Settings:
     """Pooled Redis connections per process for the less frequent requests (loads, races, boards); they
     wait for a free one. Moves, new games, hello and game lists go through the store's batcher (a redis-py
     client of its own, ``store.BATCH_CONNECTIONS`` connections); pub/sub has its own connection."""
+    redis_wait_replicas: int | None = None
+    """Replicas that must hold a write before its answer is sent (``WAIT``): a master killed after an ack
+    cannot lose that move. None: 1 on a Redis Cluster (``redis+cluster://``), 0 on a single Redis."""
+    redis_wait_timeout_ms: int = 500
+    """Milliseconds a batch waits for its replicas; fewer in time: ``unavailable`` (the client resends the
+    same seq, whose stored answer is confirmed again)."""
     secret: str | None = None
     """Signs player tokens. None: a random secret is created once and kept in Redis (shared by instances)."""
     static_dir: str | None = None
