@@ -7,6 +7,7 @@ with their replicas on free ports, for tests and benchmarks. Every wait has a de
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import signal
@@ -127,6 +128,7 @@ class LocalCluster:
                 output = f"{done.stdout[-500:]} {done.stderr}"
                 raise RedisServerError(f"redis-cli --cluster create failed: {output}")
             self.wait_ok(timeout)
+            self.wait_replicas(timeout)
         except BaseException:
             self.stop()
             raise
@@ -143,6 +145,8 @@ class LocalCluster:
             "--cluster-enabled", "yes",
             "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", str(self.node_timeout_ms),
+            # a replica that (re)joins is copied at once (Redis 7 waits 5 s for more replicas by default)
+            "--repl-diskless-sync-delay", "0",
             "--appendonly", "no",
             "--save", "",
             "--daemonize", "no",
@@ -166,6 +170,21 @@ class LocalCluster:
                 return
             time.sleep(0.05)
         raise RedisServerError(f"the cluster did not become ok within {timeout} s: {last}")
+
+    def wait_replicas(self, timeout: float = START_TIMEOUT) -> None:
+        """Until ``masters * replicas`` live nodes are replicas whose link to their master is up (a fresh
+        replica first copies its master: until then ``WAIT`` counts it out)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            infos = []
+            for node in self.live():
+                with contextlib.suppress(OSError):
+                    infos.append(info_fields(command(node.port, "INFO", "replication")))
+            linked = [i for i in infos if i.get("role") == "slave" and i.get("master_link_status") == "up"]
+            if len(linked) >= self.masters * self.replicas:
+                return
+            time.sleep(0.05)
+        raise RedisServerError(f"the replicas were not linked to their masters within {timeout} s")
 
     def _ok(self, node: Node, last: dict[str, str]) -> bool:
         try:

@@ -34,6 +34,7 @@ from redis.exceptions import WatchError
 from .. import metrics
 from ..engine import Action, GameCode, Rules, Variants, random_code
 from ..protocol import pack
+from ..store import publish_command
 from . import solving, views
 from .daily import DailyBook, day_of, next_day_ms, share_text
 from .errors import RaceError
@@ -208,7 +209,9 @@ class RaceService:
                     move = describe(before, after, now) if describe is not None else None
                     pipe.multi()  # type: ignore[no-untyped-call]
                     pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
-                    pipe.publish(race_channel(race_id), pack(self._event(before, after, now, watchers, move)))
+                    event = pack(self._event(before, after, now, watchers, move))
+                    # SPUBLISH on a Redis Cluster (store.publish_command): sharded, like the hub listens
+                    pipe.execute_command(publish_command(self.redis), race_channel(race_id), event)
                     await pipe.execute()
                 except WatchError:
                     continue
