@@ -1,6 +1,6 @@
 """A real deployment on loopback for the cluster tests: a 3-master + 3-replica Redis Cluster (Debian's
 redis-server >= 7), three ``golfrace serve`` processes on it and HAProxy in front (``deploy/haproxy.cfg``).
-Started once per module; a test that kills a part starts it again before it ends.
+Started once for the package; a test that kills a part starts it again before it ends.
 
 Without redis-server >= 7 or haproxy the tests are skipped, except in CI (``CI=true``), where that fails.
 """
@@ -103,7 +103,7 @@ class Deployment:
         self.clients.clear()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
     lack = missing()
     if lack is not None:
@@ -117,7 +117,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
         local.stop()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")
 async def deployment(
     cluster: LocalCluster, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[Deployment]:
