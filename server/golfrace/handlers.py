@@ -21,7 +21,7 @@ from .engine.i18n import refusal_message
 from .engine.rules import Variants
 from .protocol import ProtocolError, unpack
 from .session import Session
-from .store import channel, now_ms
+from .store import channel
 from .views import action_name, diff
 
 log = logging.getLogger("golfrace.handlers")
@@ -88,7 +88,7 @@ async def on_hello(session: Session, msg: dict[str, Any]) -> None:
             "player": player,
             "sid": session.sid,
             "lang": session.lang,
-            "now": now_ms(),
+            "now": ctx.clock(),
             "games": await ctx.store.player_games(player),
             "limits": ctx.settings.public_limits(),
         }
@@ -97,7 +97,7 @@ async def on_hello(session: Session, msg: dict[str, Any]) -> None:
 
 @handler("ping")
 async def on_ping(session: Session, msg: dict[str, Any]) -> None:
-    session.send({"t": "pong", "n": msg.get("n", 0), "now": now_ms()})
+    session.send({"t": "pong", "n": msg.get("n", 0), "now": session.ctx.clock()})
 
 
 # --- games --------------------------------------------------------------------------------------------------
@@ -212,7 +212,7 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             change = diff(game_id, stored.v, before, after, action, stored.hidden)
         started = time.perf_counter()
         result = await store.commit(
-            stored, session.stream, seq, answer, after, change, f"{token(action)} {now_ms()}"
+            stored, session.stream, seq, answer, after, change, f"{token(action)} {session.ctx.clock()}"
         )
         metrics.REDIS_SECONDS.observe(time.perf_counter() - started)
         if result.outcome == "conflict":

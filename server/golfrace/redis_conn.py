@@ -36,13 +36,11 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .engine.errors import GolfError
 from .settings import Settings
-from .store import BATCH_CONNECTIONS, BATCH_RETRY, BATCH_TIMEOUT, Batcher, batch_client
+from .store import BATCH_RETRY, Batcher, settings_batcher
 
 log = logging.getLogger("golfrace.redis")
 CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}
 """URL scheme → TLS."""
-POOL_WAIT = 5.0
-"""Seconds a request waits for a free pooled connection (single Redis) before ``unavailable``."""
 CONNECT_TIMEOUT = 2.0
 """Seconds to open a connection to a cluster node: a dead master must not hold a request for long."""
 COMMAND_TIMEOUT = 5.0
@@ -140,7 +138,7 @@ async def general_client(settings: Settings) -> aioredis.Redis | ShardedCluster:
         await client.ping()
         return client
     pool = aioredis.BlockingConnectionPool.from_url(
-        url, max_connections=settings.redis_connections, timeout=POOL_WAIT
+        url, max_connections=settings.redis_connections, timeout=settings.redis_pool_wait_s
     )
     single = aioredis.Redis(connection_pool=pool, decode_responses=False)
     single.auto_close_connection_pool = True  # aclose() closes the pool it was given
@@ -151,18 +149,15 @@ async def general_client(settings: Settings) -> aioredis.Redis | ShardedCluster:
 def wait_replicas(settings: Settings) -> int:
     """Replicas that must confirm a write before its answer: the setting, else 1 on a cluster, 0 alone."""
     if settings.redis_wait_replicas is not None:
-        return max(0, settings.redis_wait_replicas)
+        return int(settings.redis_wait_replicas)
     return 1 if is_cluster(settings.redis_url) else 0
 
 
 def batcher(client: aioredis.Redis | ShardedCluster, settings: Settings) -> Batcher | ClusterBatcher:
     """The store's hot-path batcher for ``client`` (what ``general_client`` built)."""
-    replicas = wait_replicas(settings)
     if isinstance(client, RedisCluster):
-        auth = ClusterUrl.parse(settings.redis_url or "")
-        return ClusterBatcher(client, auth, replicas, settings.redis_wait_timeout_ms)
-    client_of_its_own = batch_client(settings.redis_url or "")
-    return Batcher(client_of_its_own, BATCH_CONNECTIONS, replicas, settings.redis_wait_timeout_ms)
+        return ClusterBatcher(client, ClusterUrl.parse(settings.redis_url or ""), settings)
+    return settings_batcher(settings)
 
 
 def hub(client: aioredis.Redis | ShardedCluster, settings: Settings, origin: bytes) -> Any:
@@ -177,8 +172,8 @@ def hub(client: aioredis.Redis | ShardedCluster, settings: Settings, origin: byt
 
 
 # --- the cluster batcher --------------------------------------------------------------------------------
-def node_client(host: str, port: int, auth: ClusterUrl) -> aioredis.Redis:
-    """A plain client of one cluster node for a batcher: ``BATCH_CONNECTIONS`` connections, short retries,
+def node_client(host: str, port: int, auth: ClusterUrl, settings: Settings) -> aioredis.Redis:
+    """A plain client of one cluster node for a batcher: ``batch_connections`` connections, short retries,
     no socket timeout (the batcher times each batch); credentials and TLS from the cluster URL."""
     return aioredis.Redis(
         host=host,
@@ -186,10 +181,10 @@ def node_client(host: str, port: int, auth: ClusterUrl) -> aioredis.Redis:
         username=auth.username,
         password=auth.password,
         ssl=auth.tls,
-        max_connections=BATCH_CONNECTIONS,
+        max_connections=settings.batch_connections,
         retry=BATCH_RETRY,
         socket_timeout=None,
-        socket_connect_timeout=min(BATCH_TIMEOUT, CONNECT_TIMEOUT),
+        socket_connect_timeout=min(settings.batch_timeout_s, CONNECT_TIMEOUT),
         decode_responses=False,
     )
 
@@ -206,13 +201,12 @@ class ClusterBatcher:
     lost connection (a dead master) reloads it in the background and reaches the caller as
     ``ConnectionError`` (``unavailable``: the client resends the same seq, which the new master answers)."""
 
-    def __init__(
-        self, cluster: RedisCluster, auth: ClusterUrl, wait_replicas: int = 1, wait_timeout_ms: int = 500
-    ) -> None:
+    def __init__(self, cluster: RedisCluster, auth: ClusterUrl, settings: Settings) -> None:
         self.cluster = cluster
         self.auth = auth
-        self.wait_replicas = wait_replicas
-        self.wait_timeout_ms = wait_timeout_ms
+        self.settings = settings
+        self.wait_replicas = wait_replicas(settings)
+        """Replicas that confirm every batch's writes (``Batcher.wait_replicas``)."""
         self._batchers: dict[tuple[str, int], Batcher] = {}
         self._scripts: dict[str, str] = {}
         self._refreshing: asyncio.Task[None] | None = None
@@ -223,11 +217,13 @@ class ClusterBatcher:
         where = (node.host, int(node.port))
         found = self._batchers.get(where)
         if found is None:
+            settings = self.settings
             found = Batcher(
-                node_client(node.host, int(node.port), self.auth),
-                BATCH_CONNECTIONS,
+                node_client(node.host, int(node.port), self.auth, settings),
+                settings.batch_connections,
+                settings.batch_timeout_s,
                 self.wait_replicas,
-                self.wait_timeout_ms,
+                settings.redis_wait_timeout_ms,
             )
             for body in self._scripts.values():
                 found.script(body)

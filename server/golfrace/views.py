@@ -16,7 +16,7 @@ def action_name(action: Action) -> str:
 
 
 def can_undo(game: Game) -> bool:
-    return bool(game.history) and game.status is not Status.WON
+    return game.can_undo  # the engine's: a draw is final in ranked play
 
 
 def shown_code(game: Game, hidden: bool) -> str | None:

@@ -109,7 +109,8 @@ def test_tie_breaks_score_then_time_then_moves_then_finish() -> None:
     race2 = lobby(code).start("alice", T0)
     s2 = race2.starts_at
     assert s2 is not None
-    race2 = run(race2, "alice", ["d", "u", *line], s2 + 5_000)
+    tap = next(i for i, tok in enumerate(line) if tok != "d")  # ranked: a draw is final, a removal is not
+    race2 = run(race2, "alice", [*line[: tap + 1], "u", *line[tap:]], s2 + 5_000)
     race2 = run(race2, "bob", line, s2 + 5_000)
     assert [r.player for r in race2.ranking()] == ["bob", "alice"]
     assert race2.racer("alice").game.undos == 1  # type: ignore[union-attr]

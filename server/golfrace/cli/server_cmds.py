@@ -32,7 +32,16 @@ def register(sub: Any) -> list[str]:
     p.add_argument("--rules", choices=("easy", "classic"), default=None)
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(func=cmd_bot)
-    return ["serve", "bot"]
+    p = sub.add_parser("settings", help="print every GOLFRACE_* setting with its default (Markdown)")
+    p.set_defaults(func=cmd_settings)
+    return ["serve", "bot", "settings"]
+
+
+def cmd_settings(args: argparse.Namespace) -> int:
+    from ..settings import Settings
+
+    print(Settings().reference(), end="")
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -44,7 +53,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     embedded: RedisServer | None = None
     if not settings.redis_url:
-        embedded = RedisServer(Path(settings.data_dir) / "redis").start()
+        embedded = RedisServer(
+            Path(settings.data_dir) / "redis",
+            maxmemory=settings.redis_maxmemory,
+            policy=settings.redis_maxmemory_policy,
+        ).start()
         settings = settings.with_(redis_url=embedded.url)
         print(f"golfrace: embedded Redis at {embedded.url} (data in {embedded.data_dir})", flush=True)
     try:

@@ -251,7 +251,7 @@ class Race:
             raise RaceError("not_host", "only the host can start the race", race=self.id)
         if self.starts_at is not None:
             raise RaceError("race_started", "this race has already started", race=self.id)
-        game = Game.new(self.code)
+        game = Game.new(self.code, draws_final=self.ranked)  # fair play: a draw is final in ranked play
         racers = tuple(replace(r, game=game) for r in self.racers)
         return replace(self, racers=racers, starts_at=now + settings.countdown_ms)
 

@@ -32,7 +32,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
 from .. import metrics
-from ..engine import Action, GameCode, Rules, Variants, random_code
+from ..engine import Action, GameCode, Rules, Variants, random_ranked_code
 from ..protocol import pack
 from ..store import publish_command
 from . import solving, views
@@ -208,7 +208,10 @@ class RaceService:
                     watchers = self._live(await pipe.hgetall(watchers_key(race_id)))
                     move = describe(before, after, now) if describe is not None else None
                     pipe.multi()  # type: ignore[no-untyped-call]
-                    pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
+                    if after.starts_at is None and not after.racers:  # fair play: an empty lobby goes
+                        pipe.delete(key, watchers_key(race_id), presence_key(race_id))
+                    else:
+                        pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
                     event = pack(self._event(before, after, now, watchers, move))
                     # SPUBLISH on a Redis Cluster (store.publish_command): sharded, like the hub listens
                     pipe.execute_command(publish_command(self.redis), race_channel(race_id), event)
@@ -263,7 +266,7 @@ class RaceService:
         typed = code is not None
         race = Race.create(
             new_race_id(),
-            code or random_code(rules, variants),
+            code or random_ranked_code(rules, variants),
             host=player,
             name=name,
             now=self.clock(),
@@ -331,7 +334,7 @@ class RaceService:
         _, old = await self.update(race_id, lambda r: r.accept_rematch(player, candidate))
         assert old.rematch is not None
         if old.rematch == candidate and not await self.redis.exists(race_key(candidate)):
-            code = old.code if old.typed else random_code(old.code.rules, old.code.variants)
+            code = old.code if old.typed else random_ranked_code(old.code.rules, old.code.variants)
             with contextlib.suppress(RaceError):
                 await self._insert(old.next_race(code, player, self.clock(), self.settings))
         racer = old.racer(player)

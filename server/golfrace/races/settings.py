@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..settings import SettingError, env_values
+from ..config import SettingError, env_values
 
 DAY_MS = 86_400_000
 
@@ -45,6 +45,8 @@ class RaceSettings:
     lobby_grace_s: float = 20.0
     """A racer in a lobby whose every connection to it has gone (closed the page or left its view) for this
     long (seconds) leaves the lobby, so the host does not start with absent racers."""
+    sweep_interval_s: float = 0.5
+    """How often (seconds) each instance drops the race and board followers of closed connections."""
     cas_retries: int = 50
     """Optimistic-lock retries for one race update before giving up with an error."""
     watcher_refresh_s: float = 5.0
@@ -79,6 +81,7 @@ ENV_FIELDS = frozenset(
         "lobby_grace_s",
         "race_ttl_s",
         "record_ttl_s",
+        "sweep_interval_s",
         "solver_budget_s",
         "watcher_refresh_s",
         "watcher_stale_s",
