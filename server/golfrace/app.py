@@ -73,6 +73,7 @@ def create_app(
     ``extensions`` (default ``EXTENSIONS``)."""
     if not settings.redis_url:
         raise ValueError("create_app needs settings.redis_url (golfrace serve starts an embedded Redis)")
+    redis_conn.check_url(settings.redis_url)  # a bad cluster URL: one clear error now, not at startup
     modules = _load_extensions(EXTENSIONS if extensions is None else extensions)
 
     @contextlib.asynccontextmanager

@@ -92,6 +92,12 @@ def is_cluster(url: str | None) -> bool:
     return bool(url) and str(url).partition("://")[0] in CLUSTER_SCHEMES
 
 
+def check_url(url: str | None) -> None:
+    """Raise ``RedisUrlError`` for a cluster URL that cannot be parsed (redis-py checks the others)."""
+    if is_cluster(url):
+        ClusterUrl.parse(str(url))
+
+
 # --- the general client ---------------------------------------------------------------------------------
 class ShardedCluster(RedisCluster):
     """redis-py's asyncio ``RedisCluster`` whose ``publish`` is ``SPUBLISH``: on a cluster every channel of

@@ -131,6 +131,7 @@ async def deployment(
         rate=1000.0,
         burst=1000,
         flood_close_after=100_000,
+        trusted_proxies=1,  # as deployed behind HAProxy (option forwardfor)
     )
     servers: list[RunningServer] = list(
         await asyncio.gather(
