@@ -47,6 +47,10 @@ COMMAND_TIMEOUT = 5.0
 """Seconds a command of the general cluster client may take."""
 REFRESH_EVERY = 0.1
 """Seconds between two reloads of the cluster's slot map (each error asks for one; they are coalesced)."""
+PIPELINE_ROOM = 4
+"""A node's connections: this many times ``redis_connections`` (queued commands take at most one share;
+the rest is for pipelines and ``WATCH`` transactions, which redis-py's cluster runs outside
+``execute_command``)."""
 REDIRECTS = 3
 """A command sent to a node that no longer owns its slot (``MOVED``) is re-routed at most this often."""
 
@@ -105,6 +109,25 @@ class ShardedCluster(RedisCluster):
     ``SSUBSCRIBE`` only). ``ping`` answers when any master does (``/healthz`` asks whether this instance
     reaches the cluster; one shard in a failover must not take every instance out of the load balancer)."""
 
+    def __init__(self, *args: Any, queue: int = 64, queue_wait_s: float = 5.0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._queue = asyncio.Semaphore(queue)
+        self._queue_wait_s = queue_wait_s
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        """redis-py's, behind a queue: its asyncio cluster raises ``MaxConnectionsError`` at once when a
+        node's connections are all busy (a burst of requests), where a single Redis's pool waits; here at most
+        ``queue`` commands run at once and the others wait up to ``queue_wait_s`` seconds."""
+        try:
+            async with asyncio.timeout(self._queue_wait_s):
+                await self._queue.acquire()
+        except TimeoutError:
+            raise RedisConnectionError(f"no free Redis connection within {self._queue_wait_s} s") from None
+        try:
+            return await super().execute_command(*args, **kwargs)
+        finally:
+            self._queue.release()
+
     async def publish(self, channel: Any, message: Any, **kwargs: Any) -> int:
         return int(await self.spublish(channel, message))
 
@@ -120,14 +143,18 @@ class ShardedCluster(RedisCluster):
         raise RedisConnectionError(f"no master of the cluster answers: {last!r}")
 
 
-def cluster_client(url: str, max_connections: int) -> ShardedCluster:
+def cluster_client(url: str, max_connections: int, wait_s: float = 5.0) -> ShardedCluster:
+    """At most ``max_connections`` commands at once (``wait_s`` to get a turn); per node room for as many
+    plus the pipelines and transactions (which take a node's connection without the queue)."""
     parsed = ClusterUrl.parse(url)
     return ShardedCluster(
+        queue=max_connections,
+        queue_wait_s=wait_s,
         startup_nodes=[ClusterNode(host, port) for host, port in parsed.nodes],
         username=parsed.username,
         password=parsed.password,
         ssl=parsed.tls,
-        max_connections=max_connections,
+        max_connections=max_connections * PIPELINE_ROOM,
         socket_connect_timeout=CONNECT_TIMEOUT,
         socket_timeout=COMMAND_TIMEOUT,
         retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), 3),
@@ -139,7 +166,7 @@ async def general_client(settings: Settings) -> aioredis.Redis | ShardedCluster:
     """The pooled client for the less frequent requests (loads, races, boards), connected (it pings)."""
     url = settings.redis_url or ""
     if is_cluster(url):
-        client = cluster_client(url, settings.redis_connections)
+        client = cluster_client(url, settings.redis_connections, settings.redis_pool_wait_s)
         await client.initialize()
         await client.ping()
         return client

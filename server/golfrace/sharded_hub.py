@@ -52,6 +52,9 @@ class _Link:
         self.channels: set[str] = set()
         self.task: asyncio.Task[None] | None = None
         self.dead = False
+        self.lock = asyncio.Lock()
+        """Serializes the link's commands: redis-py's ``PubSub`` makes its connection on the first command,
+        and two first commands at once would each try to (its pool holds one)."""
 
     async def close(self) -> None:
         self.dead = True
@@ -107,8 +110,7 @@ class ShardedHub(Hub):
             if link is not None and not link.dead:
                 link.channels.discard(channel)
                 self._leaving[channel] = self._leaving.get(channel, 0) + 1
-                with contextlib.suppress(Exception):  # gone with the connection anyway
-                    await link.pubsub.sunsubscribe(channel)
+                await self._sunsubscribe(link, channel)
 
     async def _join(self, channel: str, timeout: float, start: bool = False) -> None:
         if channel in self.confirmed:
@@ -147,7 +149,8 @@ class ShardedHub(Hub):
         link.channels.add(channel)
         self._owner[channel] = link
         try:
-            await link.pubsub.ssubscribe(channel)
+            async with link.lock:
+                await link.pubsub.ssubscribe(channel)
         except BaseException:
             link.channels.discard(channel)
             raise
@@ -201,8 +204,9 @@ class ShardedHub(Hub):
 
     @staticmethod
     async def _sunsubscribe(link: _Link, name: str) -> None:
-        with contextlib.suppress(Exception):
-            await link.pubsub.sunsubscribe(name)
+        with contextlib.suppress(Exception):  # gone with the connection anyway
+            async with link.lock:
+                await link.pubsub.sunsubscribe(name)
 
     async def _dropped(self, link: _Link, name: str) -> None:
         if self._leaving.get(name):

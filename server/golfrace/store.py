@@ -579,12 +579,11 @@ class Batcher:
             at += len(commands)
             if future.done():
                 continue
-            if shortfall is not None and any(args[0] not in READ_ONLY for args in commands):
-                future.set_exception(NotReplicated(*shortfall.args))
-                continue
             error = next((r for r in mine if isinstance(r, Exception)), None)
-            if error is not None:
+            if error is not None:  # first: a MOVED from a former master is no replication shortfall
                 future.set_exception(error)
+            elif shortfall is not None and any(args[0] not in READ_ONLY for args in commands):
+                future.set_exception(NotReplicated(*shortfall.args))
             else:
                 future.set_result(mine[-1])
 

@@ -20,6 +20,7 @@ import pytest
 
 from golfrace.balancer import Balancer, haproxy_binary
 from golfrace.client import Client
+from golfrace.limits import GENEROUS
 from golfrace.redis_cluster import LocalCluster, cluster_binaries
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, start_process, stop_process
@@ -132,7 +133,7 @@ async def deployment(
         burst=1000,
         flood_close_after=100_000,
         trusted_proxies=1,  # as deployed behind HAProxy (option forwardfor)
-    )
+    ).with_(**GENEROUS)  # every test client comes from 127.0.0.1
     servers: list[RunningServer] = list(
         await asyncio.gather(
             *(

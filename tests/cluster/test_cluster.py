@@ -9,9 +9,13 @@ import time
 from typing import Any
 
 import pytest
+from redis.exceptions import MovedError
 
-from golfrace.redis_conn import cluster_client
-from golfrace.store import game_key
+from golfrace.client import Client
+from golfrace.redis_cluster import command, info_fields
+from golfrace.redis_conn import ClusterUrl, cluster_client, node_client
+from golfrace.store import Batcher, game_key
+from golfrace.testing import running_server
 
 from ..server.helpers import assert_no_leak
 from .conftest import Deployment
@@ -145,3 +149,64 @@ async def test_a_master_killed_while_players_move_loses_no_acknowledged_move(dep
     for p in players:
         await p.close()
     await asyncio.to_thread(cluster.wait_replicas)  # whole again for the next tests
+    await every_instance_writes_to(deploy, cluster.owner_of(game_key(hit[0].game)))
+
+
+async def every_instance_writes_to(deploy: Deployment, master: int) -> None:
+    """On each instance, a new player whose own keys live on ``master`` says hello (a write): an instance
+    that sent nothing to the shard during its failover still has the old map and must follow the MOVED."""
+    for server in deploy.servers:
+        for _ in range(60):
+            client = Client(server.ws)
+            try:
+                await client.start(T)  # hello writes player:{<id>}
+                assert client.player is not None
+                on_it = deploy.cluster.owner_of(f"player:{{{client.player}}}") == master
+            finally:
+                await client.close()
+            if on_it:
+                break
+        else:
+            raise AssertionError(f"60 new players on {server.http}, none on the master {master}")
+
+
+async def test_a_fresh_instance_takes_a_burst_of_new_games(deploy: Deployment) -> None:
+    """Its first subscriptions on each master come at once (one pub/sub connection per master is made by
+    the first of them), and more requests than pooled connections reach the cluster together."""
+    async with running_server(deploy.settings.with_(port=0, redis_connections=8)) as fresh:
+        clients = [Client(fresh.ws) for _ in range(40)]
+        try:
+            await asyncio.gather(*(c.start(T) for c in clients))
+            views = await asyncio.gather(*(c.new(timeout=T) for c in clients))
+            assert len({v.game for v in views}) == 40
+            slots = await slots_of(deploy, [v.game for v in views])
+            assert len({deploy.cluster.owner_of(game_key(g)) for g in slots}) == 3  # every master took some
+        finally:
+            for c in clients:
+                await c.close()
+
+
+async def test_a_batch_sent_to_a_former_master_is_moved_not_unreplicated(deploy: Deployment) -> None:
+    """A master that came back as a replica answers writes with MOVED and the batch's WAIT with an error:
+    the caller gets the MOVED (the cluster batcher re-routes it), not "no replica confirmed"."""
+    cluster = deploy.cluster
+    replica = next(port for port, role in cluster.roles().items() if role == "slave")
+    key = next(
+        game_key(f"probe{n}")
+        for n in range(10_000)
+        if cluster.owner_of(game_key(f"probe{n}")) == _master_of(cluster, replica)
+    )
+    settings = deploy.settings
+    client = node_client("127.0.0.1", replica, ClusterUrl.parse(cluster.url), settings)
+    batch = Batcher(client, 1, settings.batch_timeout_s, 1, settings.redis_wait_timeout_ms)
+    try:
+        with pytest.raises(MovedError):
+            await batch.transaction([("HSET", key, "v", 1)])
+        with pytest.raises(MovedError):
+            await batch.call("ZADD", key + ":z", 1, "m")
+    finally:
+        await batch.aclose()
+
+
+def _master_of(cluster: Any, replica: int) -> int:
+    return int(info_fields(command(replica, "INFO", "replication"))["master_port"])
