@@ -66,10 +66,9 @@ def endless_lines(seed: int, games: int) -> list[tuple[str, list[dict[str, Any]]
 
 
 async def _worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
-    players = [
-        Player(ws, endless_lines(job["seed"], 40), i)
-        for i, ws in enumerate(await open_many(job["url"], job["players"]))
-    ]
+    lines = endless_lines(job["seed"], 40)  # before any connection: a connection has 10 s to say hello
+    conns = await open_many(job["url"], job["players"])
+    players = [Player(ws, lines, i) for i, ws in enumerate(conns)]
     for start in range(0, len(players), 50):
         await asyncio.gather(*(p.start() for p in players[start : start + 50]))
     watchers = await open_many(job["url"], job["players"] * job["watchers"])
@@ -417,7 +416,7 @@ def print_plan(phases: dict[str, Any]) -> None:
     )
     print(
         f"      masters: {moves * sat['us']['masters'] / 1e6:.1f} cores of Redis work → {math.ceil(masters)}"
-        f" masters at {BUSY:.0%} (+ as many replicas: {cores('replicas'):.1f} cores);"
+        f" masters at {BUSY:.0%} (+ as many replicas: {moves * sat['us']['replicas'] / 1e6:.1f} cores);"
         f" HAProxy {cores('haproxy'):.1f} cores"
     )
 

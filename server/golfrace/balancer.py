@@ -18,7 +18,7 @@ from .redis_server import free_port, terminate
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "deploy" / "haproxy.cfg"
 START_TIMEOUT = 15.0
-CHECK_INTERVAL = "200ms"
+CHECK_INTERVAL = "500ms"
 """Health-check interval of a local HAProxy (the deployed one checks every second)."""
 LOCAL_MAXCONN = 4096
 """Connections of a local HAProxy (the deployed 100,000 need a file-descriptor limit a test machine lacks)."""
