@@ -31,6 +31,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from . import handlers, limits, metrics, redis_conn
+from .accounts import sessions as accounts_sessions
+from .accounts.hello import COOKIE_EXTRA
 from .context import Clock, Context, wall_clock
 from .engine.i18n import LOCALES, catalog
 from .errors import ErrorCode
@@ -50,7 +52,12 @@ from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
-EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints")
+EXTENSIONS: tuple[str, ...] = (
+    "golfrace.races.wire",
+    "golfrace.hints",
+    "golfrace.accounts.routes",
+    "golfrace.races.daily_stats",
+)
 
 
 def static_dir(settings: Settings) -> Path | None:
@@ -284,10 +291,13 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
     if not origin_ok:  # accepted first so that the page sees the close code, not a failed handshake
         await send({"type": "websocket.close", "code": limits.CLOSE_BAD_ORIGIN})
         return
+    cookie = accounts_sessions.from_asgi_headers(scope.get("headers"))  # accounts: a browser's session
     scope["headers"] = []  # the handshake is over: nothing reads them again
     frames = (scope.get("extensions") or {}).get(FRAMES)  # the protocol of seams/uvicorn_ws.py offers it
     session = Session(ctx, Socket(send), chosen or JSON, frames)
     session.extras[limits.IP_EXTRA] = client_net
+    if cookie is not None:
+        session.extras[COOKIE_EXTRA] = cookie
     ctx.sessions.add(session)
     metrics.CONNECTIONS.inc()
     loop = asyncio.get_running_loop()

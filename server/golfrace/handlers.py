@@ -15,6 +15,8 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from . import metrics
+from .accounts import hello as accounts_hello
+from .accounts import ranked as accounts_ranked
 from .engine import Action, Draw, Game, GameCode, Refusal, Rules, Status, Tap, Undo, random_code, token
 from .engine.errors import CodeError
 from .engine.i18n import refusal_message
@@ -74,6 +76,7 @@ async def on_hello(session: Session, msg: dict[str, Any]) -> None:
         player = session.player
     else:
         player, token = ctx.tokens.issue()
+    player, token, account = await accounts_hello.identify(session, msg, player, token)  # accounts
     session.player = player
     session.lang = msg.get("lang", session.lang)
     if "sid" in msg:
@@ -91,6 +94,7 @@ async def on_hello(session: Session, msg: dict[str, Any]) -> None:
             "now": ctx.clock(),
             "games": await ctx.store.player_games(player),
             "limits": ctx.settings.public_limits(),
+            "account": account,
         }
     )
 
@@ -233,6 +237,12 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             session.ctx.hub.deliver_local(channel(game_id), change, result.diff)
             if (before.status is Status.PLAYING) != (after.status is Status.PLAYING):
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
+                if after.status is not Status.PLAYING:  # accounts: the player's history
+                    await accounts_ranked.solo_over(
+                        session.ctx.redis, session.settings.accounts, stored, after, session.ctx.clock()
+                    )
+                if (game_over := session.ctx.extras.get("game_over")) is not None:
+                    await game_over(stored, after)  # an extension's hook: the player's stats
         else:
             metrics.REFUSALS.labels(answer["code"]).inc()
         session.send(localize(answer, session.lang))

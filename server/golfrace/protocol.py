@@ -99,6 +99,7 @@ register(
         "hello",
         (
             Field("token", str, max_len=256, nullable=True),
+            Field("session", str, max_len=128, nullable=True),  # accounts: a session token
             Field("lang", str, choices=LOCALES),
             Field("name", str, max_len=32),
             Field("sid", str, max_len=ID_LEN, check=_sid),

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import NonNegativeFloat, NonNegativeInt, PositiveFloat, PositiveInt
 
+from .accounts.settings import AccountSettings
 from .config import SettingError as SettingError  # re-exported: the error of a bad variable
 from .config import env_values, reference
 from .races.settings import RaceSettings
@@ -186,6 +187,8 @@ class Settings:
     """Races, leaderboards, the daily challenge and replays (``GOLFRACE_RACE_<FIELD>``)."""
     hints: HintSettings = field(default_factory=HintSettings)
     """Hints (``GOLFRACE_HINT_<FIELD>``)."""
+    accounts: AccountSettings = field(default_factory=AccountSettings)
+    """Accounts, sessions, passwords and passkeys (``GOLFRACE_ACCOUNT_<FIELD>``)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -198,11 +201,17 @@ class Settings:
         values.update({k: v for k, v in overrides.items() if v is not None})
         values.setdefault("races", RaceSettings.from_env(env))
         values.setdefault("hints", HintSettings(**env_values(HintSettings, "GOLFRACE_HINT_", env)))
+        values.setdefault("accounts", AccountSettings.from_env(env))
         return cls(**values)
 
     def reference(self) -> str:
         """The Markdown table of every setting of the tree, as in docs/settings.md."""
-        trees = [("GOLFRACE_", self), ("GOLFRACE_RACE_", self.races), ("GOLFRACE_HINT_", self.hints)]
+        trees = [
+            ("GOLFRACE_", self),
+            ("GOLFRACE_RACE_", self.races),
+            ("GOLFRACE_HINT_", self.hints),
+            ("GOLFRACE_ACCOUNT_", self.accounts),
+        ]
         return reference(trees)
 
     def with_(self, **changes: Any) -> Settings:

@@ -32,6 +32,12 @@ T = 10.0  # seconds: the longest a single wait may take
 INSTANCE_ENV = {
     "GOLFRACE_RACE_WATCHER_REFRESH_S": "0.3",
     "GOLFRACE_RACE_WATCHER_STALE_S": "1.5",
+    # the daily test signs players up through HAProxy (public boards take accounts only): all from loopback,
+    # with cheap password hashes
+    "GOLFRACE_ACCOUNT_SIGNUPS_PER_IP": "1000",
+    "GOLFRACE_ACCOUNT_PASSWORD_MEMORY_KIB": "8192",
+    "GOLFRACE_ACCOUNT_PASSWORD_TIME_COST": "1",
+    "GOLFRACE_ACCOUNT_PASSWORD_PARALLELISM": "1",
 }
 
 

@@ -124,6 +124,14 @@ async def players_on_three_masters(deploy: Deployment) -> list[Client]:
 
 async def test_the_daily_and_its_leaderboard_across_shards(deploy: Deployment) -> None:
     players = await players_on_three_masters(deploy)
+    async with httpx.AsyncClient(base_url=deploy.balancer.http, timeout=T) as http:
+        for n, p in enumerate(players):  # public boards take accounts only: each signs up, keeping its id
+            body = {
+                "username": f"daily{n}{p.player[-6:]}",
+                "password": "a long and rare phrase",
+                "token": p.token,
+            }
+            assert (await http.post("/api/account/signup", json=body)).status_code == 201
     finals = await asyncio.gather(*(play_daily(p) for p in players))
     day = finals[0]["daily"]
     assert {f["daily"] for f in finals} == {day} and len({f["race"] for f in finals}) == 3

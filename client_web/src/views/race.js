@@ -1,5 +1,6 @@
 // Race: create one, the lobby with its share link, the countdown, your board and everyone's progress, the
 // results with par, and the rematch. The daily challenge is a one-seat race and is played here too.
+import { rankedNotice } from "../account.js";
 import { Board } from "../board.js";
 import { checkCode } from "../codes.js";
 import { describeState } from "../describe.js";
@@ -111,6 +112,7 @@ export function createRaceView(app) {
                 <label class="field-label" for="race-rename" data-t="ui.your_name"></label>
                 <div class="share-row"><input id="race-rename" name="name" maxlength="24" autocomplete="nickname"><button type="submit" class="btn" data-t="ui.set_name"></button></div>
               </form>
+              <div class="ranked-slot" hidden></div>
               <p class="waiting" data-t="ui.waiting_host"></p>
               <button type="button" class="btn primary start" data-t="ui.start"></button>
               <button type="button" class="btn leave" data-t="ui.leave"></button>
@@ -126,6 +128,8 @@ export function createRaceView(app) {
     el(`<button type="button" class="btn rematch" data-t="ui.rematch"></button>`),
     el(`<a class="btn watch-replay" data-t="ui.replay"></a>`),
   );
+  const resultNotice = el(`<div class="ranked-slot" hidden></div>`); // accounts: only accounts are ranked
+  results.querySelector(".dlg-actions").before(resultNotice);
   q(".race-room").append(results);
   const room = q(".race-room");
   const missing = createMissing(); // in the room's place, for a race that does not exist
@@ -327,6 +331,7 @@ export function createRaceView(app) {
     q(".lobby-actions").hidden = !lobby;
     q(".start").hidden = !host;
     q(".waiting").hidden = host;
+    rankedNotice(q(".lobby-actions .ranked-slot"), { ranked: race.ranked && lobby });
     renderRename(lobby);
     renderControls();
     tickCountdown();
@@ -502,6 +507,7 @@ export function createRaceView(app) {
     q(".rematch").hidden = !race.you || Boolean(race.daily);
     q(".rematch").textContent = race.rematch ? t("ui.join_rematch") : t("ui.rematch");
     q(".watch-replay").href = `#/watch/${race.race}`;
+    rankedNotice(resultNotice, { ranked: race.ranked });
   }
 
   let focusOnMount = null; // the field the missing race's link leads to

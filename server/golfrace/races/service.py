@@ -32,6 +32,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
 from .. import metrics
+from ..accounts import ranked as accounts_ranked
+from ..accounts.settings import AccountSettings
 from ..engine import Action, GameCode, Rules, Variants, random_ranked_code
 from ..protocol import pack
 from ..store import publish_command
@@ -39,9 +41,11 @@ from . import solving, views
 from .daily import DailyBook, day_of, next_day_ms, share_text
 from .errors import RaceError
 from .leaderboard import Leaderboards
+from .live import LiveRaces
 from .race import Race, RaceOptions
 from .replay import GameRecord, RecordStore, verify
 from .settings import RaceSettings
+from .stats import History, Played
 
 log = logging.getLogger("golfrace.races")
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -140,13 +144,18 @@ class RaceService:
         settings: RaceSettings,
         daily: DailyBook,
         clock: Clock = wall_clock,
+        accounts: AccountSettings | None = None,
     ) -> None:
         self.redis = redis
+        self.accounts = accounts or AccountSettings()
+        """For the players' histories (``accounts.ranked``)."""
         self.settings = settings
         self.clock = clock
         self.daily = daily
         self.boards = Leaderboards(redis, settings.board_ttl_s, settings.bests_max)
         self.records = RecordStore(redis, settings.record_ttl_s)
+        self.live = LiveRaces(redis, settings.live_index_max)
+        self.history = History(redis, settings.stats_games_max, settings.stats_ttl_s)
         self._tasks: set[asyncio.Task[None]] = set()
         self.instance = secrets.token_hex(6)
         """This process's field in the watcher-count hashes."""
@@ -292,6 +301,7 @@ class RaceService:
     async def start(self, race_id: str, player: str) -> Race:
         race = (await self.update(race_id, lambda r: r.start(player, self.clock(), self.settings)))[1]
         self._spawn(self._compute_par(race))
+        await self.live.add(race)
         return race
 
     async def resign(self, race_id: str, player: str) -> Race:
@@ -507,12 +517,17 @@ class RaceService:
         for racer in race.racers:
             metrics.labelled(metrics.RACE_RESULTS, racer.status).inc()
         try:
+            await self.live.remove(race.id)
             for racer in race.racers:
                 if racer.game is None or racer.finished_at is None:
                     continue
                 record = GameRecord.of(race, racer)
                 await self.records.save(record)
                 await self.boards.submit_record(record)
+                await accounts_ranked.race_over(
+                    self.redis, self.accounts, record, verify(record)
+                )  # accounts: history
+                await self.history.note(racer.player, Played.of_record(record, verify(record)))
                 if race.daily and race.ranked:
                     v = verify(record)
                     result = {

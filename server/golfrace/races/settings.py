@@ -55,6 +55,14 @@ class RaceSettings:
     watcher_stale_s: float = 15.0
     """A share of the watcher count not re-stamped for this long (seconds) belongs to an instance that is gone
     and no longer counts."""
+    live_list_max: int = 30
+    """The most live races ``GET /api/races/live`` lists (the latest starts first)."""
+    live_index_max: int = 500
+    """The most started races the live index keeps (the oldest starts go first; ended ones leave it)."""
+    stats_games_max: int = 500
+    """A player's stats keep their latest this many finished games (the oldest go)."""
+    stats_ttl_s: int = 400 * 86_400
+    """A player's stats expire this long (seconds) after their last finished game."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> RaceSettings:
@@ -83,6 +91,7 @@ ENV_FIELDS = frozenset(
         "record_ttl_s",
         "sweep_interval_s",
         "solver_budget_s",
+        "stats_ttl_s",
         "watcher_refresh_s",
         "watcher_stale_s",
     }

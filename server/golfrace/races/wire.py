@@ -28,7 +28,7 @@ from ..hub import Envelope
 from ..protocol import ACTION_FIELDS, DEAL_FIELDS, ID_LEN, Field, ProtocolError, Spec, register
 from ..session import Session
 from . import leaderboard as lb
-from . import solving, views
+from . import pages, solving, stats, views
 from .daily import DailyBook, parse_day
 from .errors import RaceError
 from .race import Race, RaceOptions
@@ -535,10 +535,11 @@ async def startup(ctx: Context) -> None:
         return solving.winnable(code, settings.solver_budget_s)
 
     book = DailyBook(ctx.redis, daily_secret, winnable, settings.daily_max_tries)
-    service = RaceService(ctx.redis, settings, book, clock=lambda: CLOCK())
+    service = RaceService(ctx.redis, settings, book, clock=lambda: CLOCK(), accounts=ctx.settings.accounts)
     wire = RaceWire(ctx, service)
     wire.sweeper = asyncio.create_task(wire.sweep())
     ctx.extras["races"] = wire
+    ctx.extras["game_over"] = stats.solo_hook(service.history, service.clock)
 
 
 async def shutdown(ctx: Context) -> None:
@@ -690,6 +691,7 @@ async def game_endpoint(request: Request) -> Response:
 
 def routes() -> list[BaseRoute]:
     return [
+        *pages.routes(),  # first: its /api/races/live before /api/races/{race}, its tagged /r/… and /watch/…
         Route("/r/{race}", page_endpoint),
         Route("/watch/{id}", page_endpoint),
         Route("/api/races/{race}", race_endpoint),
