@@ -31,6 +31,14 @@ TEST_SECRET = "test-secret-not-for-production"
 os.environ.setdefault("GOLFRACE_RACE_REVIEW_MIN_MOVES", "1000000")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "cluster: needs a real Redis Cluster (redis-server >= 7) and HAProxy (tests/cluster); skip them with"
+        " -m 'not cluster'",
+    )
+
+
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[RedisServer]:
     with tempfile.TemporaryDirectory(prefix="golfrace-redis-") as tmp:

@@ -17,7 +17,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 import uvicorn
@@ -31,13 +31,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import handlers, limits, metrics
+from . import handlers, limits, metrics, redis_conn
 from .accounts import sessions as accounts_sessions
 from .accounts.hello import COOKIE_EXTRA
 from .context import Clock, Context, wall_clock
 from .engine.i18n import LOCALES, catalog
 from .errors import ErrorCode
-from .hub import Hub
 from .lanes import Lanes
 from .protocol import (
     CLOSE_GOING_AWAY,
@@ -50,7 +49,7 @@ from .protocol import (
 from .seams.ws_frames import FRAMES
 from .session import Session
 from .settings import Settings
-from .store import Store, settings_batcher
+from .store import Store
 from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
@@ -83,24 +82,21 @@ def create_app(
     ``extensions`` (default ``EXTENSIONS``)."""
     if not settings.redis_url:
         raise ValueError("create_app needs settings.redis_url (golfrace serve starts an embedded Redis)")
+    redis_conn.check_url(settings.redis_url)  # a bad cluster URL: one clear error now, not at startup
     modules = _load_extensions(EXTENSIONS if extensions is None else extensions)
     # per-network buckets for new identities, games, races (limits.py) are taken before each handler
     dispatch = handlers.Dispatch.from_modules([handlers, *modules], guard=limits.charge)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = aioredis.BlockingConnectionPool.from_url(
-            settings.redis_url or "",
-            max_connections=settings.redis_connections,
-            timeout=settings.redis_pool_wait_s,
-        )
-        redis = aioredis.Redis(connection_pool=pool, decode_responses=False)
-        await redis.ping()
-        store = Store(redis, settings, settings_batcher(settings))
+        # one Redis or a Redis Cluster (redis+cluster://): redis_conn builds the matching clients
+        redis = await redis_conn.general_client(settings)
+        store = Store(redis, settings, redis_conn.batcher(redis, settings))
         secret = settings.secret or await store.shared_secret()
-        hub = Hub(redis, settings.redis_url or "", store.origin)
+        hub = redis_conn.hub(redis, settings, store.origin)
         await hub.start()
-        ctx = Context(settings, redis, store, hub, Tokens(secret), dispatch, clock)
+        # a RedisCluster has the same command methods; every caller keeps to one hash slot per command
+        ctx = Context(settings, cast(aioredis.Redis, redis), store, hub, Tokens(secret), dispatch, clock)
         app.state.ctx = ctx
         for module in modules:
             if hasattr(module, "startup"):
@@ -118,7 +114,6 @@ def create_app(
             await hub.stop()
             await store.batch.aclose()
             await redis.aclose()
-            await pool.aclose()
 
     routes: list[BaseRoute] = [
         Route("/healthz", healthz),

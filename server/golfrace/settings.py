@@ -71,6 +71,12 @@ class Settings:
     """HTTP answers smaller than this (bytes) are sent uncompressed: not worth the CPU."""
     subscribe_timeout_s: PositiveFloat = 5.0
     """Seconds a pub/sub subscription may take to be confirmed by Redis before it fails."""
+    redis_wait_replicas: NonNegativeInt | None = None
+    """Replicas that must hold a write before its answer is sent (``WAIT``): a master killed after an ack
+    cannot lose that move. None: 1 on a Redis Cluster (``redis+cluster://``), 0 on a single Redis."""
+    redis_wait_timeout_ms: PositiveInt = 500
+    """Milliseconds a batch waits for its replicas; fewer in time: ``unavailable`` (the client resends the
+    same seq, whose stored answer is confirmed again)."""
     secret: str | None = None
     """Signs player tokens. None: a random secret is created once and kept in Redis (shared by instances)."""
     static_dir: str | None = None

@@ -36,6 +36,7 @@ from ..accounts.settings import AccountSettings
 from ..engine import Action, GameCode, Rules, Variants, random_ranked_code
 from ..errors import cause
 from ..protocol import pack
+from ..store import publish_command
 from . import solving, views
 from .daily import DailyBook, day_of, next_day_ms, share_text
 from .errors import RaceError
@@ -225,7 +226,9 @@ class RaceService:
                         pipe.delete(key, watchers_key(race_id), presence_key(race_id))
                     else:
                         pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
-                    pipe.publish(race_channel(race_id), pack(self._event(before, after, now, watchers, move)))
+                    event = pack(self._event(before, after, now, watchers, move))
+                    # SPUBLISH on a Redis Cluster (store.publish_command): sharded, like the hub listens
+                    pipe.execute_command(publish_command(self.redis), race_channel(race_id), event)
                     await pipe.execute()
                 except WatchError:
                     continue
