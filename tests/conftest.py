@@ -94,3 +94,6 @@ async def make_client(server: RunningServer) -> AsyncIterator[ClientFactory]:
     yield make
     for client in clients:
         await client.close()
+    # every frame the server sent is a message of messages.SERVER, with its fields and no others
+    strange = [reason for client in clients for reason in client.strange]
+    assert not strange, strange[:5]

@@ -64,6 +64,9 @@ class Settings:
     """Seconds a client request (``hello``, ``new``, ``open``, ``act``…) may wait for storage before it is
     answered ``unavailable`` (for an ``act``: unknown, resend the same seq). A frozen Redis thus costs the
     client this long, not redis-py's reconnect timeouts, and the connection's other frames go on meanwhile."""
+    max_pending_requests: PositiveInt = 64
+    """Requests of one connection waiting or running at once (all its games together); more get ``busy``.
+    The rate limit keeps honest clients far below it; it bounds what a frozen Redis can pile up."""
     gzip_min_bytes: NonNegativeInt = 1024
     """HTTP answers smaller than this (bytes) are sent uncompressed: not worth the CPU."""
     subscribe_timeout_s: PositiveFloat = 5.0

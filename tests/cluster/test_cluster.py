@@ -129,21 +129,23 @@ async def test_a_master_killed_while_players_move_loses_no_acknowledged_move(dep
         await asyncio.to_thread(cluster.wait_replicas)
         linked_at = time.monotonic()
         await until(lambda: _all_acked(players, 6, after=killed_at), 30, "every player moved after the kill")
-        resumed_at = max(next(a.at for a in p.acks if a.at > killed_at) for p in hit)
     finally:
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
     stored = await stored_games(cluster.url, [p.game for p in players])
     moves = check_no_acked_move_lost(players, stored)
     assert moves >= 12 * len(players)
-    assert any("unavailable" in p.errors or any(e.startswith("closed") for e in p.errors) for p in hit)
+    # the shard's players were told (the client sends the same seq again by itself) or lost their connection
+    told = [f for p in hit for f in p.frames() if f.get("t") == "error" and f.get("code") == "unavailable"]
+    assert told or any(p.reconnects for p in hit), [p.errors for p in hit]
     for p in spared:  # the other shards did not wait for the failover
         assert sum(1 for a in p.acks if killed_at < a.at < promoted_at) >= 1, p.name
     pause = max(p.longest_pause(killed_at) for p in hit)
+    assert pause < 10, pause  # node timeout 1 s, the promotion, the client's resend pauses (≤ 1 s)
     print(
         f"\nfailover: a replica promoted {promoted_at - killed_at:.2f} s after the kill; the killed node"
         f" restarted at {restarted_at - killed_at:.2f} s, a replica again at {linked_at - killed_at:.2f} s;"
-        f" moves on that shard resumed at {resumed_at - killed_at:.2f} s (longest pause {pause:.2f} s);"
+        f" the longest wait between two acks of a player of that shard: {pause:.2f} s;"
         f" {moves} acked moves checked"
     )
     for p in players:
