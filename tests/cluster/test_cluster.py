@@ -14,6 +14,7 @@ from redis.exceptions import MovedError
 from golfrace.client import Client
 from golfrace.redis_cluster import command, info_fields
 from golfrace.redis_conn import ClusterUrl, cluster_client, node_client
+from golfrace.seams import redis_slots
 from golfrace.store import Batcher, game_key
 from golfrace.testing import running_server
 
@@ -212,3 +213,17 @@ async def test_a_batch_sent_to_a_former_master_is_moved_not_unreplicated(deploy:
 
 def _master_of(cluster: Any, replica: int) -> int:
     return int(info_fields(command(replica, "INFO", "replication"))["master_port"])
+
+
+async def test_the_slot_map_seam_agrees_with_the_cluster(deploy: Deployment) -> None:
+    """seams/redis_slots.py on the installed redis-py: the map loads, reloads, and names each key's master
+    as the cluster itself does (CLUSTER NODES)."""
+    redis = cluster_client(deploy.cluster.url, 2)
+    try:
+        await redis_slots.ready(redis)
+        await redis_slots.reload(redis)
+        assert {port for _host, port in redis_slots.masters(redis)} == set(deploy.cluster.master_ports())
+        for key in ("game:{abc}", "race:{rxyz}", "lb:{daily:2026-12-01}:z", "player:{p1}:games"):
+            assert redis_slots.master_of(redis, key)[1] == deploy.cluster.owner_of(key)
+    finally:
+        await redis.aclose()
