@@ -17,7 +17,7 @@ from golfrace.races import solving, wire
 from golfrace.races.daily import choose_code, day_start_ms
 
 from ..conftest import TEST_SECRET
-from .test_wire import T, play_out, wait_start
+from .test_wire import T, open_seat, play_out, wait_start
 
 DAY = date(2031, 3, 14)
 
@@ -43,7 +43,7 @@ async def play_daily(client: Any, resign: bool) -> dict[str, Any]:
     if resign:
         await client.send({"t": "race_resign", "race": rid})
     else:
-        game = await client.expect("race_game", T, where=lambda m: m["race"] == rid)
+        game = await open_seat(client, rid, 1)
         assert game["state"]["code"] is None
         await wait_start(race)
         await play_out(client, rid, game["state"], 0)
