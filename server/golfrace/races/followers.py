@@ -19,7 +19,8 @@ from ..protocol import ProtocolError
 from ..session import Session
 from . import leaderboard as lb
 from . import race_views
-from .race import Race, Seats
+from .race import Race
+from .racer import Seats
 from .service import RaceService
 from .storage import race_channel
 from .timers import retrying

@@ -23,16 +23,18 @@ game, so that stopping never beats playing on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from ..engine import Game, GameCode, Status
-from ..engine.game import final_score
+from ..engine import GameCode, Status
 from .daily import day_of
 from .errors import RaceError
+from .racer import NO_SEATS, STOPPED, Outcome, Racer, Seat, Seats
 from .settings import DEFAULT_SETTINGS, RaceSettings
+
+__all__ = ["Outcome", "Phase", "Race", "RaceOptions", "Racer", "Seat", "Seats"]
+PLAYING = Status.PLAYING
 
 
 class Phase(StrEnum):
@@ -40,19 +42,6 @@ class Phase(StrEnum):
     COUNTDOWN = "countdown"
     RUNNING = "running"
     FINISHED = "finished"
-
-
-class Outcome(StrEnum):
-    WON = "won"
-    STUCK = "stuck"
-    RESIGNED = "resigned"
-    TIMEOUT = "timeout"
-    ABANDONED = "abandoned"
-
-
-PLAYING = Status.PLAYING
-STOPPED = frozenset({Outcome.RESIGNED, Outcome.TIMEOUT, Outcome.ABANDONED})
-"""Outcomes the race decides (the game itself goes on): scored like a stuck game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,43 +58,6 @@ class RaceOptions:
                 "bad_option", f"the time limit must be 0–{settings.max_time_limit_s} s", option="limit"
             )
         return self
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A racer's stored game as the race reads it."""
-
-    game: Game
-    v: int = 0
-    last_move: int | None = None
-    """When its last action was applied (ms since the epoch), None before the first."""
-
-
-Seats = Mapping[int, Seat]
-NO_SEATS: Seats = {}
-
-
-@dataclass(frozen=True, slots=True)
-class Racer:
-    player: str  # the public player id (never the secret token)
-    name: str
-    seat: int
-    outcome: Outcome | None = None
-    finished_at: int | None = None  # ms since the epoch
-    rematch: bool = False
-
-    @property
-    def status(self) -> str:
-        return self.outcome.value if self.outcome else "playing"
-
-    @property
-    def done(self) -> bool:
-        return self.outcome is not None
-
-    def final_score(self, seat: Seat | None) -> int:
-        if seat is None:
-            return 0
-        return final_score(seat.game, stopped=self.outcome in STOPPED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,71 +358,17 @@ class Race:
             return replace(self, ended_at=max(r.finished_at or 0 for r in self.racers))
         return self
 
-    # --- storage (plain data) ------------------------------------------------------------------------
+    # --- storage (plain data: race_data.py) ---------------------------------------------------------
     def to_data(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "code": str(self.code),
-            "options": [self.options.undo, self.options.time_limit_s, self.options.seats],
-            "host": self.host,
-            "created_at": self.created_at,
-            "typed": self.typed,
-            "ranked": self.ranked,
-            "daily": self.daily,
-            "starts_at": self.starts_at,
-            "ended_at": self.ended_at,
-            "par": self.par,
-            "rematch": self.rematch,
-            "previous": self.previous,
-            "next_seat": self.next_seat,
-            "idle_s": self.idle_s,
-            "finalized": self.finalized,
-            "racers": [
-                {
-                    "player": r.player,
-                    "name": r.name,
-                    "seat": r.seat,
-                    "outcome": r.outcome.value if r.outcome else None,
-                    "finished_at": r.finished_at,
-                    "rematch": r.rematch,
-                }
-                for r in self.racers
-            ],
-        }
+        from .race_data import race_to_data
+
+        return race_to_data(self)
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Race:
-        undo, limit, seats = data["options"]
-        racers = tuple(
-            Racer(
-                r["player"],
-                r["name"],
-                int(r["seat"]),
-                Outcome(r["outcome"]) if r["outcome"] else None,
-                r["finished_at"],
-                bool(r["rematch"]),
-            )
-            for r in data["racers"]
-        )
-        return cls(
-            data["id"],
-            GameCode.parse(data["code"]),
-            RaceOptions(bool(undo), int(limit), int(seats)),
-            data["host"],
-            int(data["created_at"]),
-            racers,
-            typed=bool(data["typed"]),
-            ranked=bool(data["ranked"]),
-            daily=data["daily"],
-            starts_at=data["starts_at"],
-            ended_at=data["ended_at"],
-            par=data["par"],
-            rematch=data["rematch"],
-            previous=data["previous"],
-            next_seat=int(data["next_seat"]),
-            idle_s=int(data.get("idle_s", DEFAULT_SETTINGS.idle_forfeit_s)),
-            finalized=bool(data.get("finalized", False)),
-        )
+        from .race_data import race_from_data
+
+        return race_from_data(data)
 
 
 def _clean_name(name: str, settings: RaceSettings) -> str:

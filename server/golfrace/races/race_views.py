@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..views import card_code
-from .race import Race, Racer, Seat, Seats
+from .race import Race
+from .racer import Racer, Seat, Seats
 
 
 def progress(race: Race, racer: Racer, seats: Seats, now: int) -> dict[str, Any]:

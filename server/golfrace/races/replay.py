@@ -17,7 +17,8 @@ from ..engine import Game, GameCode, Refusal, Status, deal, final_score, parse_t
 from ..engine.errors import ParseError
 from ..views import card_code, move_fields
 from .errors import RaceError
-from .race import STOPPED, Race, Racer
+from .race import Race
+from .racer import STOPPED, Racer
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,8 @@ from typing import Any
 from ..engine import Game
 from ..protocol import pack
 from ..store import Gate, Stored, gate_key, seat_of
-from .race import Seat
 from .race_views import board, progress
+from .racer import Seat
 from .service import RaceService
 from .storage import race_channel
 

@@ -39,7 +39,8 @@ from .daily import DailyBook
 from .errors import RaceError
 from .leaderboard import Leaderboards
 from .presence import Presence
-from .race import Race, RaceOptions, Seat, Seats
+from .race import Race, RaceOptions
+from .racer import Seat, Seats
 from .replay import GameRecord, RecordStore, verify
 from .settings import RaceSettings
 from .storage import Loaded, RaceStore

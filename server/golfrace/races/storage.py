@@ -25,7 +25,8 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from ..store import Store, game_key, gate_key, pack_args, seat_id
-from .race import Race, Seat, Seats
+from .race import Race
+from .racer import Seat, Seats
 
 WRITE = """
 local ARGV = cmsgpack.unpack(ARGV[1])
