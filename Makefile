@@ -19,8 +19,9 @@ client:
 		cd client_web && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run --silent build; \
 	fi
 
+# make run PORT=8080 HOST=0.0.0.0 (default 127.0.0.1:8000, or GOLFRACE_HOST / GOLFRACE_PORT)
 run: install client
-	$(BIN)/golfrace serve
+	$(BIN)/golfrace serve $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT))
 
 lint: install
 	$(BIN)/ruff check server tests bench tools

@@ -69,7 +69,7 @@ if os.environ["BENCH_ECHO"] == "redis":  # one command per frame, as redis-py is
     step = lambda: client.incr("bench:echo")
 elif os.environ["BENCH_ECHO"] == "batched":  # the game server's own path to Redis (store.Batcher)
     from golfrace.store import Batcher, batch_client
-    batcher = Batcher(batch_client(os.environ["BENCH_REDIS"]))
+    batcher = Batcher(batch_client(os.environ["BENCH_REDIS"], 2, 5.0), 2, 5.0)
     step = lambda: batcher.call("INCR", "bench:echo")
 async def echo(ws):
     await ws.accept(subprotocol="golfrace.msgpack")

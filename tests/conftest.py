@@ -10,6 +10,7 @@ loopback ports, and protocol clients that are closed after each test.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
@@ -17,11 +18,17 @@ from typing import Any
 import pytest
 
 from golfrace.client import Client
+from golfrace.limits import GENEROUS
 from golfrace.redis_server import RedisServer, start_test_server
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
 TEST_SECRET = "test-secret-not-for-production"
+
+# Test bots move faster than any human: the fair-play timing check (RaceSettings.review_min_moves) would keep
+# their ranked results off the boards. Set before any server reads RaceSettings (in-process or subprocess);
+# tests/races/test_fair_play.py runs servers with the real threshold.
+os.environ.setdefault("GOLFRACE_RACE_REVIEW_MIN_MOVES", "1000000")
 
 
 @pytest.fixture(scope="session")
@@ -51,6 +58,7 @@ def settings(redis_url: str) -> Settings:
         rate=1000.0,
         burst=1000,
         flood_close_after=100_000,
+        **GENEROUS,  # the per-network limits too (tests/server/test_limits.py tests them)
     )
 
 

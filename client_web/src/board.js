@@ -6,6 +6,10 @@ import { makeCard, paintCard } from "./cards.js";
 const COLUMNS = 7;
 const MOVE_MS = 190;
 const HINT_MS = 2200; // how long a hinted card or the stock stays highlighted
+const CASCADE_CARDS = 16; // the win's cascade: cards, each one's flight, and the start of one after another
+const CASCADE_MS = 1400;
+const CASCADE_STAGGER_MS = 60;
+const CASCADE_RANKS = "A23456789TJQK";
 
 export class Board {
   constructor({ interactive = true, onTap = () => {}, onDraw = () => {}, compact = false } = {}) {
@@ -49,13 +53,15 @@ export class Board {
       const free = row === this.state.columns[col - 1].length;
       this.onTap(col, free ? null : row, card);
     });
-    // A covered card is a click target (its refusal is explained) but never takes the focus: a focused card
-    // is drawn raised, and the keys that follow would press it instead of drawing.
-    this.tableau.addEventListener("mousedown", (e) => {
-      const card = e.target.closest(".card");
-      if (card && !card.classList.contains("free")) e.preventDefault();
-    });
     this.stock.addEventListener("click", () => this.interactive && this.onDraw());
+    // A mouse or touch tap never leaves the focus on a card or the stock: a focused card is drawn raised,
+    // and the keys that follow (Space) would press it. The keyboard still reaches the free cards with Tab.
+    this.el.addEventListener("mousedown", (e) => {
+      if (e.target.closest(".card, .stock")) e.preventDefault();
+    });
+    this.el.addEventListener("click", (e) => {
+      if (e.detail > 0 && this.el.contains(document.activeElement)) document.activeElement.blur();
+    });
   }
 
   /** Paint `state`; `change` is the action that led here ("tap", "draw", "undo") or "snapshot". */
@@ -69,7 +75,7 @@ export class Board {
     const hadFocus = focused && this.tableau.contains(focused) ? Number(focused.parentElement?.dataset.col) : 0;
 
     for (let c = 0; c < COLUMNS; c++) this.paintColumn(c, state.columns[c] ?? [], relabel);
-    this.paintPiles(state, relabel || !before || before.discard !== state.discard);
+    this.paintPiles(state, relabel || !before || before.discard !== state.discard, flight?.kind === "to-discard");
     this.el.setAttribute("aria-label", t("ui.board_label"));
     this.tableau.setAttribute("aria-label", t("ui.tableau"));
 
@@ -107,7 +113,7 @@ export class Board {
     col.classList.toggle("empty", cards.length === 0);
   }
 
-  paintPiles(state, discardChanged) {
+  paintPiles(state, discardChanged, keepUnder = false) {
     const n = state.stock_count;
     this.count.textContent = String(n);
     this.stock.classList.toggle("empty", n === 0);
@@ -122,7 +128,13 @@ export class Board {
       state.discard ? format(texts.discard, { card: cardName(state.discard, this.loc) }) : texts.discard_empty,
     );
     if (!discardChanged) return;
+    const old = this.discard.lastElementChild;
     this.discard.replaceChildren();
+    // the old top card stays under a card flying onto the discard until it lands (see fly)
+    if (keepUnder && old && old.dataset.card !== state.discard) {
+      old.classList.add("under");
+      this.discard.append(old);
+    }
     if (state.discard) this.discard.append(makeCard(state.discard, this.loc, { tag: "span" }));
   }
 
@@ -147,11 +159,11 @@ export class Board {
     }
     if (diff.drawn) return { kind: "to-discard", from: this.stock.getBoundingClientRect(), flip: true };
     if (diff.restored) {
-      const el = this.discard.firstElementChild;
+      const el = this.discard.lastElementChild;
       return el ? { kind: "to-column", col: diff.restored.col, from: el.getBoundingClientRect() } : null;
     }
     if (diff.undrawn) {
-      const el = this.discard.firstElementChild;
+      const el = this.discard.lastElementChild;
       return el ? { kind: "to-stock", ghost: el.cloneNode(true), from: el.getBoundingClientRect() } : null;
     }
     return null;
@@ -161,18 +173,26 @@ export class Board {
     const easing = "cubic-bezier(.2,.7,.3,1)";
     if (f.kind === "to-discard" || f.kind === "to-column") {
       const el =
-        f.kind === "to-discard" ? this.discard.firstElementChild : this.columns[f.col - 1].lastElementChild;
+        f.kind === "to-discard" ? this.discard.lastElementChild : this.columns[f.col - 1].lastElementChild;
       if (!el) return;
+      // a moving card is no tap target: a quick second tap on the stock under it still draws
+      el.classList.add("flying");
       const to = el.getBoundingClientRect();
       const dx = f.from.left - to.left;
       const dy = f.from.top - to.top;
       const start = f.flip
         ? `translate(${dx}px, ${dy}px) rotateY(90deg)`
         : `translate(${dx}px, ${dy}px) scale(1.04)`;
-      el.animate([{ transform: start, zIndex: 50 }, { transform: "none", zIndex: 50 }], {
+      const anim = el.animate([{ transform: start, zIndex: 50 }, { transform: "none", zIndex: 50 }], {
         duration: MOVE_MS,
         easing,
       });
+      const landed = () => {
+        el.classList.remove("flying");
+        if (f.kind === "to-discard") for (const under of this.discard.querySelectorAll(".under")) under.remove();
+      };
+      anim.onfinish = landed;
+      anim.oncancel = landed;
       return;
     }
     if (f.kind === "to-stock") {
@@ -187,6 +207,58 @@ export class Board {
       );
       anim.onfinish = () => g.remove();
     }
+  }
+
+  /** The win: cards leap off the discard and bounce down the screen for about two seconds (none with reduced
+   * motion). Resolves with the frame times seen meanwhile ({frames, ms}), for the speed report. */
+  cascade({ count = CASCADE_CARDS } = {}) {
+    if (!this.animated()) return Promise.resolve(null);
+    const from = this.discard.getBoundingClientRect();
+    const layer = document.createElement("div");
+    layer.className = "cascade";
+    layer.setAttribute("aria-hidden", "true");
+    document.body.append(layer);
+    const w = innerWidth;
+    const h = innerHeight;
+    const anims = [];
+    for (let i = 0; i < count; i++) {
+      const code = CASCADE_RANKS[(i * 5) % 13] + "HSDC"[i % 4];
+      const card = makeCard(code, this.loc, { tag: "span" });
+      Object.assign(card.style, { left: `${from.left}px`, top: `${from.top}px`, width: `${from.width}px`, height: `${from.height}px` });
+      layer.append(card);
+      // each card flies out to one side, falls to the bottom edge and bounces twice, lower each time
+      const side = i % 2 ? 1 : -1;
+      const reach = side * (w * (0.18 + 0.5 * ((i * 7) % count) / count));
+      const floor = h - from.top - from.height;
+      const frames = [0, 0.28, 0.46, 0.62, 0.76, 0.88, 1].map((offset, k) => {
+        const x = reach * offset;
+        const y = [0, floor, floor * 0.55, floor, floor * 0.8, floor, floor + from.height * 1.2][k];
+        return { offset, transform: `translate(${x}px, ${y}px) rotate(${side * offset * 200}deg)` };
+      });
+      frames[1].easing = "cubic-bezier(.5,0,1,1)";
+      anims.push(card.animate(frames, { duration: CASCADE_MS, delay: i * CASCADE_STAGGER_MS, fill: "backwards" }));
+    }
+    const times = [];
+    let running = true;
+    const tick = (now) => {
+      times.push(now);
+      if (running) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    const done = Promise.all(anims.map((a) => a.finished.catch(() => null)));
+    this.cascadeLayer = layer;
+    return done.then(() => {
+      running = false;
+      layer.remove();
+      if (this.cascadeLayer === layer) this.cascadeLayer = null;
+      const gaps = times.slice(1).map((t, i) => t - times[i]);
+      return { frames: gaps.length, ms: times.length > 1 ? times[times.length - 1] - times[0] : 0, gaps };
+    });
+  }
+
+  /** Stop a cascade at once (a new game, leaving the view). */
+  stopCascade() {
+    for (const a of this.cascadeLayer?.getAnimations({ subtree: true }) ?? []) a.cancel();
   }
 
   animated() {

@@ -1,7 +1,9 @@
-// Game code format check, mirroring server/golfrace/engine/codes.py: GO1-<E|C|N>-<7 letters>[-<variants>].
+// Game code format check, mirroring server/golfrace/engine/codes.py: GO1-<E|C|N>-<7 or 26 letters>[-<variants>]
+// (seven letters: a casual code; 26: a long code, as ranked races and the daily challenge deal).
 // The server stays the judge; this only lets the dialog point at the wrong part while the player types.
 const PREFIX = "GO1";
 const SEED_LETTERS = 7;
+const LONG_SEED_LETTERS = 26;
 const RULE_LETTERS = { E: "easy", N: "easy", C: "classic" };
 const VARIANT_RE = /^(S?)(?:J([0-9]))?(D?)$/;
 const MAX_JOKERS = 2;
@@ -15,7 +17,7 @@ export function checkCode(text) {
   if (parts.length !== 3 && parts.length !== 4) return { ok: false, part: "length" };
   const [, ruleLetter, letters] = parts;
   if (!(ruleLetter in RULE_LETTERS)) return { ok: false, part: "rules" };
-  if (letters.length !== SEED_LETTERS) return { ok: false, part: "length" };
+  if (letters.length !== SEED_LETTERS && letters.length !== LONG_SEED_LETTERS) return { ok: false, part: "length" };
   if (!/^[A-Z]+$/.test(letters)) return { ok: false, part: "character" };
   let variant = "";
   if (parts.length === 4) {
@@ -30,9 +32,10 @@ export function checkCode(text) {
   return { ok: true, code: canonical, rules };
 }
 
-// Everything a valid code can start with: "GO1-", a rule letter, up to 7 letters, then a variant's start
-// (strict S, jokers J1/J2, empty discard D, in that order).
-const PREFIX_RE = /^GO1-(?:[ENC](?:-(?:[A-Z]{0,6}|[A-Z]{7}(?:-S?(?:J[12]?)?D?)?))?)?$/;
+// Everything a valid code can start with: "GO1-", a rule letter, up to 26 letters, then after exactly 7 or 26
+// of them a variant's start (strict S, jokers J1/J2, empty discard D, in that order).
+const PREFIX_RE =
+  /^GO1-(?:[ENC](?:-(?:[A-Z]{0,25}|(?:[A-Z]{7}|[A-Z]{26})(?:-S?(?:J[12]?)?D?)?))?)?$/;
 
 /** True while `text` can still become a valid code by typing more: the dialog waits with its error. */
 export function isCodePrefix(text) {

@@ -4,11 +4,26 @@ import { t } from "./i18n.js";
 /** The cards dealt to the tableau: a racer's progress counts how many of them are gone. */
 export const TABLEAU = 35;
 
-/** Milliseconds as m:ss ("—" when unknown). */
-export function clock(ms) {
+/** Milliseconds as m:ss, or m:ss.t with `tenths` ("—" when unknown). */
+export function clock(ms, { tenths = false } = {}) {
   if (ms == null) return "—";
-  const s = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const whole = Math.max(0, Math.floor(ms / 1000));
+  const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+  return tenths ? `${text}.${Math.floor((Math.max(0, ms) % 1000) / 100)}` : text;
+}
+
+/** The times of ranked rows: m:ss, or m:ss.t for every row when two rows that differ only in milliseconds
+ * would read the same (the ranking compares milliseconds, so the page shows why one is ahead). */
+export function clocks(rows) {
+  const key = (r) => `${r.score}|${clock(r.elapsed)}`;
+  const seen = new Set();
+  let tied = false;
+  for (const r of rows) {
+    if (r.elapsed == null) continue;
+    if (seen.has(key(r))) tied = true;
+    seen.add(key(r));
+  }
+  return rows.map((r) => clock(r.elapsed, { tenths: tied }));
 }
 
 /** A racer's status (playing, won, stuck, resigned, timeout, abandoned) in the page's language. */

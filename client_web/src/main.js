@@ -8,6 +8,12 @@ import { createLeaderboardsView } from "./views/leaderboards.js";
 import { createRaceView } from "./views/race.js";
 import { createRulesView } from "./views/rules.js";
 import { createWatchView } from "./views/watch.js";
+import { createAccountView } from "./views/account.js";
+import { setAccount } from "./account.js";
+import { createLiveView } from "./views/live.js";
+import { createStatsView } from "./views/stats.js";
+import { initLearning } from "./learn.js";
+import { registerServiceWorker } from "./pwa.js";
 
 setLocale(initialLocale(), { remember: false });
 
@@ -25,6 +31,10 @@ const app = {
   redirect(hash) {
     location.replace(hash);
   },
+  /** Open the websocket again (after signing in or out: the handshake carries the new session cookie). */
+  reconnect() {
+    conn.ws?.close(1000);
+  },
   boardShown() {
     if (metrics.boardShownMs === null) {
       metrics.boardShownMs = performance.now();
@@ -39,6 +49,7 @@ const app = {
 const VIEWS = {
   play: { match: /^\/?$/, nav: "ui.nav_play", href: "#/", make: () => createPlayView(app) },
   race: { match: /^\/race(?:\/([\w-]+))?$/, params: (m) => ({ id: m[1] }), nav: "ui.nav_race", href: "#/race", make: () => createRaceView(app) },
+  live: { match: /^\/watch\/?$/, nav: "ui.live.nav", href: "#/watch", make: () => createLiveView(app) },
   daily: { match: /^\/daily$/, nav: "ui.nav_daily", href: "#/daily", make: () => createDailyView(app) },
   leaderboards: {
     match: /^\/leaderboards(?:\/(daily|code)\/(.*))?$/,
@@ -47,8 +58,10 @@ const VIEWS = {
     href: "#/leaderboards",
     make: () => createLeaderboardsView(app),
   },
+  stats: { match: /^\/stats$/, nav: "ui.stats.nav", href: "#/stats", make: () => createStatsView(app) },
   rules: { match: /^\/rules$/, nav: "ui.nav_rules", href: "#/rules", make: () => createRulesView(app) },
   watch: { match: /^\/watch\/([\w-]+)$/, params: (m) => ({ id: m[1] }), make: () => createWatchView(app) },
+  account: { match: /^\/account$/, nav: "account.nav", href: "#/account", make: () => createAccountView(app) },
 };
 
 /** The route: the hash when there is one, else the page's path (/r/<id> is a race, /watch/<id> a watch). */
@@ -169,6 +182,7 @@ conn.on("down", () => {
 });
 conn.on("ready", ({ welcome }) => {
   banner.hidden = true;
+  setAccount(welcome.account ?? null);
   if (currentName === "play") instances.get("play").start(welcome);
 });
 
@@ -185,6 +199,17 @@ translate(shell);
 canonicalAddress();
 window.addEventListener("hashchange", route);
 route();
+
+/** Deal `code` in the Play view (the rules' example, the walkthrough's "Play this deal"). */
+app.playDeal = (code) => {
+  if (currentName !== "play") {
+    location.hash = "#/";
+    route();
+  }
+  instances.get("play").session.newGame({ code }).catch(() => {});
+};
+initLearning(app, { playState: () => instances.get("play")?.state ?? null, route: () => currentRoute() });
+registerServiceWorker();
 
 // For tests and the speed report: the shown state and timings, read-only.
 window.golfrace = {

@@ -9,5 +9,6 @@ export function racerName(racer) {
 
 /** A leaderboard entry, which has no seat: its name, else "Player". */
 export function entryName(entry) {
+  if (entry?.deleted) return t("account.deleted_player");
   return entry?.name || t("ui.player");
 }

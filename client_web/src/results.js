@@ -3,7 +3,7 @@
 import { t } from "./i18n.js";
 import { racerName } from "./names.js";
 import { el, translate } from "./ui.js";
-import { clock, statusText } from "./format.js";
+import { clocks, statusText } from "./format.js";
 
 /** The columns from this one on (moves, undos) are the first to go on a narrow screen. */
 const MORE = 5;
@@ -14,6 +14,7 @@ export function createResults() {
     <div class="panel results" hidden>
       <h2 data-t="ui.results"></h2>
       <p class="par"></p>
+      <p class="unranked-why" hidden></p>
       <div class="table-wrap"><table class="results-table"><thead><tr>
         <th>#</th><th data-t="ui.name"></th><th data-t="ui.status_label"></th><th data-t="ui.score"></th><th data-t="ui.time"></th><th class="col-more" data-t="ui.moves"></th><th class="col-more" data-t="ui.undos"></th>
       </tr></thead><tbody></tbody></table></div>
@@ -28,10 +29,12 @@ export function paintResults(panel, race, mySeat = null) {
   const done = race?.phase === "finished";
   panel.hidden = !done;
   if (!done) return;
-  const rows = (race.results ?? []).map((r) => {
+  const list = race.results ?? [];
+  const times = clocks(list);
+  const rows = list.map((r, index) => {
     const tr = document.createElement("tr");
     if (mySeat != null && r.seat === mySeat) tr.className = "me";
-    const values = [r.rank, racerName(r), statusText(r.status), r.score, clock(r.elapsed), r.moves, r.undos];
+    const values = [r.rank, racerName(r), statusText(r.status), r.score, times[index], r.moves, r.undos];
     values.forEach((value, i) => {
       const td = document.createElement("td");
       td.textContent = String(value);
@@ -42,4 +45,13 @@ export function paintResults(panel, race, mySeat = null) {
   });
   panel.querySelector("tbody").replaceChildren(...rows);
   panel.querySelector(".par").textContent = race.par == null ? "" : t("ui.par", { n: race.par });
+  // a finish that reaches no leaderboard says so, and why
+  const why = panel.querySelector(".unranked-why");
+  why.hidden = Boolean(race.ranked);
+  why.textContent = race.ranked ? "" : `${t("ui.unranked")}: ${t(unrankedReason(race))}`;
+}
+
+/** Why a race ranks nobody: a typed code (a known deal), or a daily attempt after the day's first. */
+export function unrankedReason(race) {
+  return race.daily ? "ui.unranked_practice" : "ui.unranked_typed";
 }

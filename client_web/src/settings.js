@@ -1,7 +1,14 @@
 // The player's choices kept in this browser.
 import { safeStorage as storage } from "./storage.js";
 
-const KEYS = { interactive: "golfrace.interactive", rules: "golfrace.rules", game: "golfrace.game" };
+const KEYS = {
+  interactive: "golfrace.interactive",
+  rules: "golfrace.rules",
+  game: "golfrace.game",
+  sound: "golfrace.sound",
+  best: "golfrace.best.", // + canonical code: this browser's best solo win of that deal
+  started: "golfrace.started", // {game, at}: when the Play game's first move was shown (its time)
+};
 
 export const settings = {
   /** Interactive rules: explain refused moves (on unless the player turned it off). */
@@ -24,5 +31,36 @@ export const settings = {
   set game(id) {
     if (id) storage()?.setItem(KEYS.game, id);
     else storage()?.removeItem(KEYS.game);
+  },
+  /** A chime on a win (off unless the player turns it on). */
+  get sound() {
+    return storage()?.getItem(KEYS.sound) === "on";
+  },
+  set sound(on) {
+    storage()?.setItem(KEYS.sound, on ? "on" : "off");
+  },
+  /** This browser's best solo win of `code`: {score, ms} or null. */
+  best(code) {
+    try {
+      const raw = storage()?.getItem(KEYS.best + code);
+      return raw ? JSON.parse(raw) : null;
+    } catch {
+      return null;
+    }
+  },
+  setBest(code, result) {
+    storage()?.setItem(KEYS.best + code, JSON.stringify(result));
+  },
+  /** When game `id`'s first move was shown (ms since the epoch), kept across a reload. */
+  started(id) {
+    try {
+      const kept = JSON.parse(storage()?.getItem(KEYS.started) ?? "null");
+      return kept?.game === id && Number.isFinite(kept.at) ? kept.at : null;
+    } catch {
+      return null;
+    }
+  },
+  setStarted(id, at) {
+    storage()?.setItem(KEYS.started, JSON.stringify({ game: id, at }));
   },
 };

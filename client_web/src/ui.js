@@ -37,6 +37,20 @@ export function hideToast(kind = null) {
   if (el && (kind === null || el.dataset.kind === kind)) el.classList.remove("show");
 }
 
+/** Share `text` with the system's share sheet where there is one (a phone), else copy it: "shared",
+ * "copied", or false (nothing worked, or the player closed the share sheet). */
+export async function shareText(text, { copyOnly = false } = {}) {
+  if (!copyOnly && typeof navigator.share === "function") {
+    try {
+      await navigator.share({ text });
+      return "shared";
+    } catch (err) {
+      if (err?.name === "AbortError") return false; // the player closed the sheet
+    }
+  }
+  return (await copyText(text)) ? "copied" : false;
+}
+
 export async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);

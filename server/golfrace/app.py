@@ -22,6 +22,7 @@ import redis.asyncio as aioredis
 import uvicorn
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
@@ -29,9 +30,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import handlers, metrics
-from .context import Context
+from . import handlers, limits, metrics
+from .accounts import sessions as accounts_sessions
+from .accounts.hello import COOKIE_EXTRA
+from .context import Clock, Context, wall_clock
 from .engine.i18n import LOCALES, catalog
+from .errors import ErrorCode
 from .hub import Hub
 from .protocol import (
     CLOSE_GOING_AWAY,
@@ -41,16 +45,20 @@ from .protocol import (
     choose_codec,
     decode,
 )
+from .seams.ws_frames import FRAMES
 from .session import Session
 from .settings import Settings
-from .store import Batcher, Store, batch_client
+from .store import Store, settings_batcher
 from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
 REPO = Path(__file__).resolve().parents[2]
-EXTENSIONS: tuple[str, ...] = ("golfrace.races.wire", "golfrace.hints")
-HEALTH_TIMEOUT = 2.0
-REDIS_POOL_WAIT = 5.0  # seconds a request waits for a free Redis connection before `unavailable`
+EXTENSIONS: tuple[str, ...] = (
+    "golfrace.races.wire",
+    "golfrace.hints",
+    "golfrace.accounts.routes",
+    "golfrace.races.daily_stats",
+)
 
 
 def static_dir(settings: Settings) -> Path | None:
@@ -66,10 +74,11 @@ def _load_extensions(names: Sequence[str]) -> list[ModuleType]:
     return [importlib.import_module(name) for name in names]
 
 
-GZIP_MIN_BYTES = 1024  # smaller HTTP answers are not worth compressing
-
-
-def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> GolfApp:
+def create_app(
+    settings: Settings, extensions: Sequence[str] | None = None, clock: Clock = wall_clock
+) -> GolfApp:
+    """The app of ``settings`` (every limit) and ``clock`` (server milliseconds), with the extension modules
+    ``extensions`` (default ``EXTENSIONS``)."""
     if not settings.redis_url:
         raise ValueError("create_app needs settings.redis_url (golfrace serve starts an embedded Redis)")
     modules = _load_extensions(EXTENSIONS if extensions is None else extensions)
@@ -77,15 +86,17 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         pool = aioredis.BlockingConnectionPool.from_url(
-            settings.redis_url or "", max_connections=settings.redis_connections, timeout=REDIS_POOL_WAIT
+            settings.redis_url or "",
+            max_connections=settings.redis_connections,
+            timeout=settings.redis_pool_wait_s,
         )
         redis = aioredis.Redis(connection_pool=pool, decode_responses=False)
         await redis.ping()
-        store = Store(redis, settings, Batcher(batch_client(settings.redis_url or "")))
+        store = Store(redis, settings, settings_batcher(settings))
         secret = settings.secret or await store.shared_secret()
         hub = Hub(redis, settings.redis_url or "", store.origin)
         await hub.start()
-        ctx = Context(settings, redis, store, hub, Tokens(secret))
+        ctx = Context(settings, redis, store, hub, Tokens(secret), clock)
         app.state.ctx = ctx
         for module in modules:
             if hasattr(module, "startup"):
@@ -120,8 +131,9 @@ def create_app(settings: Settings, extensions: Sequence[str] | None = None) -> G
         routes.append(Route("/", placeholder))
     # the client's script and styles go out compressed (the first visit's transfer budget); frames on /ws
     # do not pass through here
-    middleware = [Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+    middleware = [Middleware(GZipMiddleware, minimum_size=settings.gzip_min_bytes)]
+    on_error = {HTTPException: http_exception, Exception: server_fault}
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers=on_error)
     app.state.settings = settings
     return GolfApp(app)
 
@@ -130,10 +142,10 @@ SANSIO_MODULE = "uvicorn.protocols.websockets.websockets_sansio_impl"
 
 
 def websocket_protocol() -> Any:
-    """The trimmed protocol of lean_ws.py; when this uvicorn cannot give it its base class, uvicorn's own
-    ``websockets-sansio`` protocol (or, without that, the ``websockets`` one)."""
+    """The trimmed protocol of seams/uvicorn_ws.py; when this uvicorn cannot give it its base class,
+    uvicorn's own ``websockets-sansio`` protocol (or, without that, the ``websockets`` one)."""
     try:
-        from .lean_ws import LeanWebSocketProtocol
+        from .seams.uvicorn_ws import LeanWebSocketProtocol
     except ImportError as exc:
         try:
             sansio = importlib.util.find_spec(SANSIO_MODULE) is not None
@@ -178,6 +190,9 @@ def uvicorn_config(app: GolfApp, settings: Settings, **overrides: Any) -> uvicor
         "log_level": "warning",
         "lifespan": "on",
         "timeout_graceful_shutdown": 3,
+        # X-Forwarded-For is read by limits.client_ip through Settings.trusted_proxies only; uvicorn's own
+        # proxy handling would believe it from any loopback peer
+        "proxy_headers": False,
     }
     options.update(overrides)
     config = uvicorn.Config(app, **options)  # configures uvicorn's loggers
@@ -186,26 +201,48 @@ def uvicorn_config(app: GolfApp, settings: Settings, **overrides: Any) -> uvicor
 
 
 # --- HTTP -----------------------------------------------------------------------------------------------
+def http_error(code: ErrorCode, message: str, http_status: int, **extra: Any) -> JSONResponse:
+    """The one shape of every HTTP error: ``{"error": code, "message": text}`` (plus ``extra`` fields)."""
+    return JSONResponse({"error": code.value, "message": message, **extra}, status_code=http_status)
+
+
+HTTP_STATUS_CODES = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.BAD_METHOD}
+
+
+async def http_exception(request: Request, exc: Exception) -> Response:
+    """Starlette's own errors (no route, a method the route lacks) in the same shape."""
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    code = HTTP_STATUS_CODES.get(status, ErrorCode.INTERNAL)
+    return http_error(code, str(getattr(exc, "detail", "")) or code.value, status)
+
+
+async def server_fault(request: Request, exc: Exception) -> Response:
+    log.exception("HTTP %s failed", request.url.path, exc_info=exc)
+    return http_error(ErrorCode.INTERNAL, "unexpected server fault", 500)
+
+
 async def healthz(request: Request) -> Response:
     ctx: Context = request.app.state.ctx
     try:
-        ms = await asyncio.wait_for(ctx.store.ping_ms(), HEALTH_TIMEOUT)
-    except Exception as exc:
-        return JSONResponse({"status": "unavailable", "redis": str(exc)[:200]}, status_code=503)
+        ms = await asyncio.wait_for(ctx.store.ping_ms(), ctx.settings.health_timeout_s)
+    except Exception as exc:  # a timeout has no text of its own: name its type
+        cause = (str(exc) or type(exc).__name__)[:200]
+        return http_error(ErrorCode.UNAVAILABLE, f"redis: {cause}", 503, status="unavailable", redis=cause)
     return JSONResponse({"status": "ok", "redis_ms": round(ms, 3), "connections": len(ctx.sessions)})
 
 
 async def metrics_endpoint(request: Request) -> Response:
     ctx: Context = request.app.state.ctx
     with contextlib.suppress(Exception):
-        metrics.REDIS_PING.set(await asyncio.wait_for(ctx.store.ping_ms(), HEALTH_TIMEOUT) / 1000)
+        ms = await asyncio.wait_for(ctx.store.ping_ms(), ctx.settings.health_timeout_s)
+        metrics.REDIS_PING.set(ms / 1000)
     return Response(generate_latest(metrics.REGISTRY), media_type=CONTENT_TYPE_LATEST)
 
 
 async def catalog_endpoint(request: Request) -> Response:
     locale = request.path_params["locale"]
     if locale not in LOCALES:
-        return JSONResponse({"code": "bad_locale", "message": f"languages: {', '.join(LOCALES)}"}, 404)
+        return http_error(ErrorCode.BAD_LOCALE, f"languages: {', '.join(LOCALES)}", 404)
     return JSONResponse(catalog(locale), headers={"Cache-Control": "public, max-age=300"})
 
 
@@ -252,9 +289,20 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
     if (await receive())["type"] != "websocket.connect":
         return
     chosen = choose_codec(list(scope.get("subprotocols") or []))
+    # fair play (limits.py): the Origin check and the client's network, read before the headers go
+    origin_ok = limits.origin_allowed(scope.get("headers") or (), ctx.settings.allowed_origins)
+    client_net = limits.network(limits.scope_client_ip(scope, ctx.settings.trusted_proxies))
     await send({"type": "websocket.accept", "subprotocol": chosen})
+    if not origin_ok:  # accepted first so that the page sees the close code, not a failed handshake
+        await send({"type": "websocket.close", "code": limits.CLOSE_BAD_ORIGIN})
+        return
+    cookie = accounts_sessions.from_asgi_headers(scope.get("headers"))  # accounts: a browser's session
     scope["headers"] = []  # the handshake is over: nothing reads them again
-    session = Session(ctx, Socket(send), chosen or JSON)
+    frames = (scope.get("extensions") or {}).get(FRAMES)  # the protocol of seams/uvicorn_ws.py offers it
+    session = Session(ctx, Socket(send), chosen or JSON, frames)
+    session.extras[limits.IP_EXTRA] = client_net
+    if cookie is not None:
+        session.extras[COOKIE_EXTRA] = cookie
     ctx.sessions.add(session)
     metrics.CONNECTIONS.inc()
     loop = asyncio.get_running_loop()
@@ -305,6 +353,7 @@ async def handle_frame(session: Session, frame: bytes | str) -> None:
             raise ProtocolError(
                 "rate_limited", f"over {session.settings.rate:g} messages/s; resend later", ref=ref
             )
+        await limits.charge(session, msg)  # per-network buckets for new identities, games, races (limits.py)
         await handlers.dispatch(session, msg)
     except ProtocolError as exc:
         session.error(exc)

@@ -102,8 +102,11 @@ class Client:
         sid: str | None = None,
         compression: bool = False,
         keep_frames: bool = True,
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.url = url
+        self.headers = headers
+        """Extra handshake headers (``Origin``, ``X-Forwarded-For``: the fair-play tests)."""
         self.codec = codec
         self.token = token
         self.lang = lang
@@ -136,6 +139,7 @@ class Client:
                 subprotocols=[Subprotocol(p) for p in protocols] or None,
                 compression="deflate" if self.compression else None,
                 max_size=2**20,
+                additional_headers=self.headers,
                 open_timeout=timeout,
                 ping_interval=None,
             ),

@@ -1,7 +1,9 @@
-"""What every handler can reach: settings, store, hub, tokens. One per server process (built in app.py)."""
+"""What every handler can reach: settings, clock, store, hub, tokens. One per app (built in app.py)."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +18,14 @@ if TYPE_CHECKING:
     from .session import Session
 
 
+Clock = Callable[[], int]
+"""Server time in milliseconds since the epoch (``create_app(..., clock=...)``: tests move it at will)."""
+
+
+def wall_clock() -> int:
+    return int(time.time() * 1000)
+
+
 @dataclass
 class Context:
     settings: Settings
@@ -23,6 +33,7 @@ class Context:
     store: Store
     hub: Hub
     tokens: Tokens
+    clock: Clock = wall_clock
     sessions: set[Session] = field(default_factory=set)
     extras: dict[str, Any] = field(default_factory=dict)
     """Room for extensions (races, leaderboards…) to keep their own services."""

@@ -15,13 +15,15 @@ from typing import Any, Protocol
 from redis.exceptions import RedisError
 
 from . import metrics
+from .accounts import hello as accounts_hello
+from .accounts import ranked as accounts_ranked
 from .engine import Action, Draw, Game, GameCode, Refusal, Rules, Status, Tap, Undo, random_code, token
 from .engine.errors import CodeError
 from .engine.i18n import catalog, refusal_message
 from .engine.rules import Variants
 from .protocol import ProtocolError, unpack
 from .session import Session
-from .store import Gate, Stored, channel, now_ms, seat_of
+from .store import Gate, Stored, channel, seat_of
 from .views import action_name, diff
 
 log = logging.getLogger("golfrace.handlers")
@@ -90,6 +92,7 @@ async def on_hello(session: Session, msg: dict[str, Any]) -> None:
         player = session.player
     else:
         player, token = ctx.tokens.issue()
+    player, token, account = await accounts_hello.identify(session, msg, player, token)  # accounts
     session.player = player
     session.lang = msg.get("lang", session.lang)
     if "sid" in msg:
@@ -104,16 +107,17 @@ async def on_hello(session: Session, msg: dict[str, Any]) -> None:
             "player": player,
             "sid": session.sid,
             "lang": session.lang,
-            "now": now_ms(),
+            "now": ctx.clock(),
             "games": await ctx.store.player_games(player),
             "limits": ctx.settings.public_limits(),
+            "account": account,
         }
     )
 
 
 @handler("ping")
 async def on_ping(session: Session, msg: dict[str, Any]) -> None:
-    session.send({"t": "pong", "n": msg.get("n", 0), "now": now_ms()})
+    session.send({"t": "pong", "n": msg.get("n", 0), "now": session.ctx.clock()})
 
 
 # --- games --------------------------------------------------------------------------------------------------
@@ -269,6 +273,12 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
                 await _seat_committed(seats, store.cached(game_id) or stored, changed)
             elif changed:
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
+                if after.status is not Status.PLAYING:  # accounts: the player's history
+                    await accounts_ranked.solo_over(
+                        session.ctx.redis, session.settings.accounts, stored, after, session.ctx.clock()
+                    )
+                if (game_over := session.ctx.extras.get("game_over")) is not None:
+                    await game_over(stored, after)  # an extension's hook: the player's stats
         else:
             metrics.REFUSALS.labels(answer["code"]).inc()
         session.send(localize(answer, session.lang))

@@ -3,8 +3,8 @@
 A server extension (listed in ``app.EXTENSIONS``): importing it registers the message type and its handler.
 Only the game's player may ask, and only for a solo game (race and daily seats are stored games marked
 with their race: they answer ``no_game``, races get no hints). The solver runs in a worker thread under a
-named budget (``HintSettings``), in a task of its own so that the connection keeps playing while it
-thinks; one hint per connection is computed at a time (``hint_busy`` otherwise).
+named budget (``settings.HintSettings``, ``GOLFRACE_HINT_*``), in a task of its own so that the connection
+keeps playing while it thinks; one hint per connection is computed at a time (``hint_busy`` otherwise).
 
 Solo games feed no leaderboard (only race and daily records do, see ``races/service.py``), so a hinted game
 needs no mark to keep it off the boards.
@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from .engine import Draw, Game, Status, Tap
@@ -29,31 +27,11 @@ from .engine.solver import SolveResult, solve
 from .handlers import handler
 from .protocol import ID_LEN, Field, ProtocolError, Spec, register
 from .session import Session
-from .settings import env_values
+from .settings import HintSettings
 
 log = logging.getLogger("golfrace.hints")
 
 
-@dataclass(frozen=True, slots=True)
-class HintSettings:
-    max_states: int = 2_000_000
-    """Solver positions one hint may explore. The solver decides almost every deal far below this."""
-    max_seconds: float = 2.0
-    """Wall seconds one hint may think (measured with ``time.monotonic``); then the best line found so far
-    is used and ``winnable`` is null."""
-    in_flight: int = 1
-    """Hints one connection may have being computed at once; more get ``hint_busy``."""
-
-    @classmethod
-    def from_env(cls) -> HintSettings:
-        """``GOLFRACE_HINT_MAX_STATES``, ``GOLFRACE_HINT_MAX_SECONDS``, ``GOLFRACE_HINT_IN_FLIGHT``."""
-        return cls(**env_values(cls, "GOLFRACE_HINT_", os.environ))
-
-
-SETTINGS = HintSettings.from_env()  # tests may replace it
-HINT_ERROR_CODES = {
-    "hint_busy": "a hint for this connection is still being computed; ask again after its answer",
-}
 EXTRAS_KEY = "hints_in_flight"
 _TASKS: set[asyncio.Task[None]] = set()  # keeps running hint tasks referenced until they finish
 
@@ -105,22 +83,24 @@ def think(game: Game, settings: HintSettings) -> tuple[Action | None, bool | Non
 async def on_hint(session: Session, msg: dict[str, Any]) -> None:
     game_id = msg["game"]
     busy = int(session.extras.get(EXTRAS_KEY, 0))
-    if busy >= SETTINGS.in_flight:
-        raise ProtocolError("hint_busy", HINT_ERROR_CODES["hint_busy"], ref="hint", game=game_id)
+    if busy >= session.settings.hints.in_flight:
+        raise ProtocolError(
+            "hint_busy", "a hint is still being computed; ask again after it", ref="hint", game=game_id
+        )
     stored = await session.ctx.store.load(game_id)
     if stored is None or "race" in stored.meta:  # a race seat is a stored game too, but gets no hints
         raise ProtocolError("no_game", f"no game {game_id!r}", ref="hint", game=game_id)
     if stored.owner != session.player:
         raise ProtocolError("not_player", "hints are for the game's player", ref="hint", game=game_id)
     session.extras[EXTRAS_KEY] = busy + 1
-    task = asyncio.create_task(_answer(session, game_id, stored.v, stored.game))
+    task = asyncio.create_task(_answer(session, game_id, stored.v, stored.game, session.settings.hints))
     _TASKS.add(task)
     task.add_done_callback(_TASKS.discard)
 
 
-async def _answer(session: Session, game_id: str, v: int, game: Game) -> None:
+async def _answer(session: Session, game_id: str, v: int, game: Game, settings: HintSettings) -> None:
     try:
-        action, winnable = await asyncio.to_thread(think, game, SETTINGS)
+        action, winnable = await asyncio.to_thread(think, game, settings)
         if not session.closing:
             session.send(
                 {"t": "hint", "game": game_id, "v": v, "move": move_of(action), "winnable": winnable}

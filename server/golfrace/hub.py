@@ -1,4 +1,4 @@
-"""Fan-out: one Redis pub/sub connection per server instance, shared by every local subscriber.
+"""The pub/sub hub: one Redis pub/sub connection per server instance, fanned out to every local subscriber.
 
 A subscriber (a websocket session, or anything with ``deliver``) subscribes to channels; each published
 payload (a msgpack map) is decoded once and handed to every local subscriber of its channel, in the order
@@ -24,6 +24,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
 from .protocol import pack, to_json, unpack
+from .seams.ws_frames import frame
 from .store import ORIGIN_LEN, ORIGIN_MARK
 
 log = logging.getLogger("golfrace.hub")
@@ -35,22 +36,35 @@ RETRY_MAX = 2.0
 
 
 class Envelope:
-    """A published message: the raw msgpack bytes (forwarded as-is to msgpack clients), the decoded map, and
-    its JSON text made at most once for all JSON clients."""
+    """A published message: the raw msgpack bytes (forwarded as-is to msgpack clients), the decoded map, its
+    JSON text made at most once for all JSON clients, and each as a websocket frame made at most once for
+    all local followers."""
 
-    __slots__ = ("_json", "channel", "message", "raw")
+    __slots__ = ("_binary_frame", "_json", "_text_frame", "channel", "message", "raw")
 
     def __init__(self, channel: str, raw: bytes, message: dict[str, Any]) -> None:
         self.channel = channel
         self.raw = raw
         self.message = message
         self._json: str | None = None
+        self._binary_frame: bytes | None = None
+        self._text_frame: bytes | None = None
 
     @property
     def json(self) -> str:
         if self._json is None:
             self._json = to_json(self.message)
         return self._json
+
+    def framed(self, binary: bool) -> bytes:
+        """The message as one websocket frame: msgpack in a binary frame, or JSON in a text frame."""
+        if binary:
+            if self._binary_frame is None:
+                self._binary_frame = frame(self.raw)
+            return self._binary_frame
+        if self._text_frame is None:
+            self._text_frame = frame(self.json)
+        return self._text_frame
 
     @classmethod
     def of(cls, channel: str, message: dict[str, Any]) -> Envelope:

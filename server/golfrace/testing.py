@@ -19,6 +19,7 @@ from typing import Any
 import uvicorn
 
 from .app import create_app, uvicorn_config
+from .context import Clock, wall_clock
 from .redis_server import free_port, terminate
 from .settings import Settings
 
@@ -67,12 +68,15 @@ class RunningServer:
 
 @contextlib.asynccontextmanager
 async def running_server(
-    settings: Settings, extensions: Sequence[str] | None = None, **uvicorn_options: Any
+    settings: Settings,
+    extensions: Sequence[str] | None = None,
+    clock: Clock = wall_clock,
+    **uvicorn_options: Any,
 ) -> AsyncIterator[RunningServer]:
-    """A server in this event loop on ``settings.port`` (0: a free port is chosen)."""
+    """A server in this event loop on ``settings.port`` (0: a free port is chosen), on ``clock``."""
     if not settings.port:
         settings = settings.with_(port=free_port())
-    app = create_app(settings, extensions)
+    app = create_app(settings, extensions, clock)
     server = _QuietServer(uvicorn_config(app, settings, **uvicorn_options))
     task = asyncio.create_task(server.serve())
     deadline = time.monotonic() + START_TIMEOUT
@@ -127,12 +131,18 @@ def start_process(
 
 def settings_env(settings: Settings) -> dict[str, str]:
     """``GOLFRACE_*`` variables that rebuild ``settings`` in a subprocess (defaults are left out)."""
-    default = Settings()
+    out = _changed(settings, Settings(), "GOLFRACE_", skip=("host", "port", "races", "hints"))
+    out.update(_changed(settings.races, Settings().races, "GOLFRACE_RACE_"))
+    out.update(_changed(settings.hints, Settings().hints, "GOLFRACE_HINT_"))
+    return out
+
+
+def _changed(settings: Any, default: Any, prefix: str, skip: Sequence[str] = ()) -> dict[str, str]:
     out = {}
-    for f in dataclasses.fields(Settings):
+    for f in dataclasses.fields(settings):
         value = getattr(settings, f.name)
-        if value != getattr(default, f.name) and value is not None and f.name not in ("host", "port"):
-            out[f"GOLFRACE_{f.name.upper()}"] = str(value)
+        if value != getattr(default, f.name) and value is not None and f.name not in skip:
+            out[f"{prefix}{f.name.upper()}"] = str(value)
     return out
 
 

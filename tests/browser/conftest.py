@@ -23,7 +23,8 @@ DIST = REPO / "client_web" / "dist"
 ARTIFACTS = REPO / "test-artifacts"
 CHROMIUM = os.environ.get("GOLFRACE_CHROMIUM", "/usr/bin/chromium")
 # the server's limits for a fast-clicking robot (the limits themselves are tested by the server's tests)
-FAST_ENV = {"GOLFRACE_RATE": "500", "GOLFRACE_BURST": "500"}
+SEEN_WALKTHROUGH = "try { localStorage.setItem('golfrace.learned', '1') } catch (e) {}"
+FAST_ENV = {"GOLFRACE_RATE": "500", "GOLFRACE_BURST": "500", "GOLFRACE_ACCOUNT_SIGNUPS_PER_IP": "100"}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -88,14 +89,17 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def new_context(browser: Any) -> Iterator[Any]:
-    """``new_context(**options)``: a fresh browser profile (its own token and settings), closed afterwards."""
+    """``new_context(**options)``: a fresh browser profile (its own token and settings), closed afterwards;
+    ``first_visit=True`` for a profile that has not seen the walkthrough yet (it opens on its own)."""
     contexts: list[Any] = []
 
-    def make(**options: Any) -> Any:
+    def make(first_visit: bool = False, **options: Any) -> Any:
         options.setdefault("viewport", {"width": 1280, "height": 820})
         options.setdefault("locale", "en-US")
         ctx = browser.new_context(**options)
         ctx.set_default_timeout(10_000)
+        if not first_visit:  # a player who has seen the first visit's walkthrough (test_learn.py tests it)
+            ctx.add_init_script(SEEN_WALKTHROUGH)
         contexts.append(ctx)
         return ctx
 

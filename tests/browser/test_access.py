@@ -30,11 +30,16 @@ def test_keyboard_only_play(page: Any) -> None:
     game = replay(EXAMPLE_CODE, line)
     assert page.text_content(".play .moves") == "3"
     assert page.text_content(".play .score") == "20"
-    # the polite live region reads the engine's own description of the board after the move
+    # the polite live region says what the move changed; B reads the engine's own description of the board
+    page.wait_for_function(
+        "text => document.getElementById('live').textContent === text",
+        arg="8 of clubs to the discard; column 2 shows 2 of clubs; 15 in the stock",
+    )
+    assert page.get_attribute("#live", "aria-live") == "polite"
+    page.keyboard.press("b")
     page.wait_for_function(
         "text => document.getElementById('live').textContent === text", arg=describe(game, "en")
     )
-    assert page.get_attribute("#live", "aria-live") == "polite"
 
     # U and Ctrl+Z undo, Space draws, the refusal of a key press is explained too
     press(page, Undo())
@@ -45,9 +50,9 @@ def test_keyboard_only_play(page: Any) -> None:
     page.evaluate("document.activeElement?.blur()")
     page.keyboard.press(" ")  # nothing focused: Space draws
     wait_version(page, v + 1)
-    # Space on a focused button presses that button: here the free card of column 1, which does not fit
+    # Enter on a focused card presses it: here the free card of column 1, which does not fit
     page.focus('.tableau .column[data-col="1"] .card.free')
-    page.keyboard.press(" ")
+    page.keyboard.press("Enter")
     page.wait_for_function(
         "text => document.querySelector('#toast.show')?.textContent === text",
         arg=refusal_message("not_adjacent", "en"),
@@ -111,9 +116,12 @@ def test_hebrew_layout_is_mirrored_and_codes_stay_readable(new_context: Any, web
     assert flying >= 1
     assert badge_visible(page)
     page.evaluate("document.getAnimations().forEach(a => a.finish())")
-    page.wait_for_function(
-        "text => document.getElementById('live').textContent === text", arg=describe(game.apply(Draw()), "he")
-    )
+    drawn = game.apply(Draw())
+    said = catalog("he")["ui"]["announce"]
+    assert drawn.discard is not None
+    to_discard = said["to_discard"].format(card=card_name(drawn.discard, "he"))
+    change = f"{to_discard}; {said['stock']['few'].format(n=drawn.stock_count)}"
+    page.wait_for_function("text => document.getElementById('live').textContent === text", arg=change)
     page.wait_for_function("document.getAnimations().length === 0")
     assert badge_visible(page)
     shot(page, "play-hebrew")

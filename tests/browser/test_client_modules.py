@@ -32,6 +32,12 @@ FIXED = [
     "",
     "GO1-E-AAAAAAB-S-D",
     "GO1-C-ABCDEFG-J1",
+    "GO1-E-ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "go1-c-zzzzzzzzzzzzzzzzzzzzzzzzzz-sj2d",
+    "GO1-E-ABCDEFGHIJKLMNOPQRSTUVWXY",
+    "GO1-E-ABCDEFGHIJKLMNOPQRSTUVWXYZA",
+    "GO1-E-ABCDEFGHIJKLMNOPQRSTUVWXY1",
+    "GO1-E-ABCDEFGHIJKLMNOPQRSTUVWXYZ-DS",
 ]
 
 
@@ -39,9 +45,10 @@ def inputs() -> list[str]:
     rng = random.Random(6)
     alphabet = "GO1ECNSJD-AZ23 x"
     fuzz = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 18))) for _ in range(300)]
+    fuzz += ["GO1-E-" + "".join(rng.choice(alphabet) for _ in range(rng.randint(20, 32))) for _ in range(100)]
     mutated = []
-    for _ in range(300):
-        text = list(rng.choice(FIXED[:5]))
+    for _ in range(400):
+        text = list(rng.choice(FIXED[:5] + FIXED[16:18]))
         if text:
             text[rng.randrange(len(text))] = rng.choice(alphabet)
         mutated.append("".join(text))
@@ -77,15 +84,15 @@ def test_code_check_mirrors_the_engine() -> None:
 
 
 def test_an_unfinished_code_is_a_prefix_and_a_wrong_one_is_not() -> None:
-    """isCodePrefix: every start of a valid code (any variant, any case) can still become one; a text with a
-    wrong part cannot, whatever is typed after it."""
+    """isCodePrefix: every start of a valid code (short or long, any variant, any case) can still become one;
+    a text with a wrong part cannot, whatever is typed after it."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
     rng = random.Random(7)
     codes = ["GO1-E-AAAAAAB", "go1-n-aaaaaab", "GO1-C-ZZZZZZZ-SJ2D", "GO1-E-ABCDEFG-J1", "GO1-C-QWERTYU-D"]
     for _ in range(40):
-        letters = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(7))
+        letters = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(rng.choice([7, 26])))
         variant = rng.choice(["", "-S", "-J1", "-J2", "-D", "-SD", "-SJ1", "-J2D", "-SJ2D"])
         codes.append(f"GO1-{rng.choice('ENC')}-{letters}{variant}")
     for code in codes:
@@ -98,7 +105,10 @@ def test_an_unfinished_code_is_a_prefix_and_a_wrong_one_is_not() -> None:
         "GO1-X",
         "GO1--",
         "GO1-E-AAAA1",
-        "GO1-E-AAAAAAAA",
+        "GO1-E-AAAAAAAA-",
+        "GO1-E-" + "A" * 27,
+        "GO1-E-" + "A" * 25 + "-",
+        "GO1-E-" + "A" * 26 + "-DS",
         "GO1-E-AAAAAAB-J3",
         "GO1-E-AAAAAAB-DS",
         "GO1-E-AAAAAAB-S-D",

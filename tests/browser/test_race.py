@@ -6,6 +6,7 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 
+from ..accounts.helpers import sign_up_in_page
 from .helpers import host_race, open_page, resign, shot
 
 UI = catalog("en")["ui"]
@@ -97,6 +98,8 @@ def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
 
 def test_daily_challenge_and_its_leaderboard(new_context: Any, web_server: Any) -> None:
     page = open_page(new_context, web_server.http + "/#/daily")
+    page.wait_for_function("window.golfrace.conn.welcome != null")
+    sign_up_in_page(page)  # the daily board takes accounts only (tests/browser/test_accounts.py: a guest)
     page.wait_for_selector(".daily-view[data-played]")
     assert page.get_attribute(".daily-view", "data-played") == "0"
     assert page.text_content(".play-daily") == UI["daily_play"]

@@ -1,11 +1,17 @@
-"""Game codes GO1-<R>-<7 letters>[-<variants>]: parsing, canonical form, errors naming the wrong part."""
+"""Game codes GO1-<R>-<7 or 26 letters>[-<variants>]: parsing, canonical form, errors naming the wrong
+part; long codes for ranked play."""
 
 from __future__ import annotations
 
 import pytest
 
-from golfrace.engine import CodeError, GameCode, Rules, Variants, random_code
-from golfrace.engine.codes import SEED_SPACE, code_from_entropy
+from golfrace.engine import CodeError, GameCode, Rules, Variants, random_code, random_ranked_code
+from golfrace.engine.codes import (
+    LONG_SEED_SPACE,
+    SEED_SPACE,
+    code_from_entropy,
+    long_code_from_entropy,
+)
 
 
 @pytest.mark.parametrize(
@@ -42,6 +48,10 @@ def test_parse_and_canonical_form(text: str, canonical: str, rules: Rules, seed:
         ("GO1--AAAAAAB", "rules"),
         ("GO1-E-AAAAAA", "length"),
         ("GO1-E-AAAAAABA", "length"),
+        ("GO1-E-" + "A" * 25, "length"),
+        ("GO1-E-" + "A" * 27, "length"),
+        ("GO1-E-" + "A" * 25 + "1", "character"),
+        ("GO1-E-" + "A" * 26 + "-DS", "variant"),
         ("GO1-E", "length"),
         ("GO1-E-AAA-AAA-B-C", "length"),
         ("GO1-E-AAAAA1B", "character"),
@@ -116,3 +126,60 @@ def test_random_code_is_valid_and_varies() -> None:
 def test_code_from_entropy_wraps_into_the_seed_space() -> None:
     assert code_from_entropy(SEED_SPACE + 5).seed == 5
     assert str(code_from_entropy(1, Rules.CLASSIC)) == "GO1-C-AAAAAAB"
+
+
+LONG_ONE = "GO1-E-" + "A" * 25 + "B"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical", "seed", "variants"),
+    [
+        (LONG_ONE, LONG_ONE, 1, Variants()),
+        (LONG_ONE.lower(), LONG_ONE, 1, Variants()),
+        ("GO1-N-" + "A" * 25 + "B", LONG_ONE, 1, Variants()),
+        ("GO1-C-" + "Z" * 26, "GO1-C-" + "Z" * 26, LONG_SEED_SPACE - 1, Variants()),
+        (
+            "GO1-E-GOLFRACEGOLFRACEGOLFRACEGO-SJ1D",
+            "GO1-E-GOLFRACEGOLFRACEGOLFRACEGO-SJ1D",
+            1552065576459493111429486291755980522,
+            Variants(strict=True, jokers=1, empty_discard=True),
+        ),
+    ],
+)
+def test_long_codes(text: str, canonical: str, seed: int, variants: Variants) -> None:
+    code = GameCode.parse(text)
+    assert (code.seed, code.variants, code.long) == (seed, variants, True)
+    assert str(code) == canonical
+    assert GameCode.parse(str(code)) == code
+    assert code.with_rules(Rules.CLASSIC).long
+
+
+def test_a_long_code_is_not_its_short_twin() -> None:
+    short, long = GameCode.parse("GO1-E-AAAAAAB"), GameCode.parse(LONG_ONE)
+    assert short.seed == long.seed and short != long
+    assert not short.long
+
+
+def test_long_seed_space_is_at_least_122_bits() -> None:
+    assert LONG_SEED_SPACE >= 2**122
+    with pytest.raises(CodeError):
+        GameCode(Rules.EASY, LONG_SEED_SPACE, long=True)
+    with pytest.raises(CodeError):
+        GameCode(Rules.EASY, SEED_SPACE)  # a short code's seed stays below 26**7
+
+
+def test_random_ranked_code_is_long_and_varies() -> None:
+    codes = {str(random_ranked_code()) for _ in range(20)}
+    assert len(codes) == 20
+    for text in codes:
+        code = GameCode.parse(text)
+        assert code.long and code.rules is Rules.EASY
+        assert len(text) == len(LONG_ONE)
+    assert random_ranked_code(Rules.CLASSIC, Variants(jokers=2)).variants.jokers == 2
+
+
+def test_long_code_from_entropy() -> None:
+    assert long_code_from_entropy(bytes(31) + b"\x01").seed == 1
+    assert long_code_from_entropy(b"\xff" * 32).seed == (2**256 - 1) % LONG_SEED_SPACE
+    with pytest.raises(ValueError):
+        long_code_from_entropy(b"\x01" * 16)

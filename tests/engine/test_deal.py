@@ -12,7 +12,7 @@ import pytest
 from golfrace.engine import GameCode, deal
 from golfrace.engine.cards import parse_cards, standard_deck
 from golfrace.engine.deal import BASE_ORDER
-from golfrace.engine.rng import SplitMix64, shuffled
+from golfrace.engine.rng import HashWords, SplitMix64, shuffled
 
 
 def test_splitmix64_reference_outputs() -> None:
@@ -46,6 +46,23 @@ def test_below_redraws_words_at_or_above_the_limit() -> None:
 
     assert Scripted([2**64 - 1, 5]).below(3) == 2  # first word rejected, 5 % 3
     assert Scripted([2**64 - 2, 5]).below(3) == (2**64 - 2) % 3
+
+
+def test_hash_words_reference_outputs() -> None:
+    """Long codes' words: SHA-256("golfrace-deal-v1" || seed as 16 bytes || block as 8 bytes), four words a
+    block; the first block of seed 0 is sha256 of those 40 bytes, checkable with any sha256 tool."""
+    rng = HashWords(0)
+    assert [rng.next_u64() for _ in range(5)] == [
+        0x4416C874A0D23DBE,
+        0xF9FCBE96D1166CA6,
+        0x358B1C76D7B71F88,
+        0xB14740F0F1EC3A6F,
+        0x96B14AE4793B42CE,  # the first word of block 1
+    ]
+    rng = HashWords(1)
+    assert [rng.below(52 - i) for i in range(5)] == [32, 8, 0, 28, 46]
+    with pytest.raises(ValueError):
+        HashWords(1 << 128)
 
 
 def test_fisher_yates_from_the_last_index_down() -> None:
@@ -152,6 +169,63 @@ VECTORS = [
         ),
         None,
         "2H TS 3D 5S QD QS 3C KS 7D JS 8C 7S 9S AD QH 4H 8D 8H",
+    ),
+    # long codes (26 letters, words from SHA-256): seed 1 deals nothing like GO1-E-AAAAAAB
+    (
+        "GO1-E-AAAAAAAAAAAAAAAAAAAAAAAAAB",
+        columns(
+            "KH 7C 2S 7D JH",
+            "9S QC AH JD 4C",
+            "8C 2C 8S TD 6S",
+            "5C 6C AD 9C 8H",
+            "6D TC JC 5H JS",
+            "QS TH 8D 3H 3D",
+            "5D 7S AC KD KC",
+        ),
+        "TS",
+        "QD 2D 3C 9H 4H 3S 6H AS 4S 9D KS 7H 2H 4D 5S QH",
+    ),
+    (
+        "GO1-E-AAAAAAAAAAAAAAAAAAAAAAAAAA",
+        columns(
+            "JS QC 2D TC QD",
+            "4D QH 7S 5H JH",
+            "KD TH 9S 5C 7C",
+            "TD 3C 6S KC 5D",
+            "3S KS 2S 3H 8D",
+            "AD TS 9H 5S 2H",
+            "6C 8H 2C KH 8S",
+        ),
+        "4S",
+        "JD 8C 3D 9D 7D 4C AC QS AS JC 4H 7H AH 9C 6H 6D",
+    ),
+    (
+        "GO1-C-ZZZZZZZZZZZZZZZZZZZZZZZZZZ",
+        columns(
+            "JH 8H KH 3D TC",
+            "QS 2D KD QC 9C",
+            "KC TD 8C JS 7H",
+            "2H 3C JD 4H 6C",
+            "5C TS 6S 9H 2C",
+            "QH 7D 6D AC AD",
+            "2S KS 6H 3H 4S",
+        ),
+        "8S",
+        "4C 5H TH 7C QD AH 8D 9D 4D 7S 9S AS 5D JC 5S 3S",
+    ),
+    (
+        "GO1-E-GOLFRACEGOLFRACEGOLFRACEGO-SJ1D",
+        columns(
+            "TD 2H KD KH 9C",
+            "4D 8D JH 3D 9S",
+            "7S 7H 5S 5D 8S",
+            "QC 3S TC 4S 6D",
+            "AD JC KC TH 9D",
+            "5H 4C 3C QH JD",
+            "KS TS 7D 2C 9H",
+        ),
+        None,
+        "4H 5C 6C 3H AC 8C X1 2D 2S 6H 8H 6S AH QS 7C AS JS QD",
     ),
 ]
 

@@ -148,6 +148,8 @@ def test_every_refusal_code_is_reachable_and_changes_nothing() -> None:
     cases += [(won, Draw(), "game_over"), (won, Tap(1), "game_over"), (won, Undo(), "game_over")]
     strict = play("GO1-E-AAAAAAB-S", "d")
     cases.append((strict, Draw(), "must_remove"))
+    ranked = Game.new(EXAMPLE, draws_final=True).apply(Draw())
+    cases.append((ranked, Undo(), "draw_final"))
     for game, action, code in cases:
         before = game.to_state()
         r = refusal(game, action)

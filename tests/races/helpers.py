@@ -88,7 +88,7 @@ class Play:
     def run(self, player: str, tokens: tuple[str, ...] | list[str], now: int) -> Race:
         racer = self.race.racer(player)
         assert racer is not None
-        seat = self.seats.get(racer.seat) or Seat(Game.new(self.race.code))
+        seat = self.seats.get(racer.seat) or Seat(Game.new(self.race.code, draws_final=self.race.ranked))
         for tok in tokens:
             seat = Seat(seat.game.apply(parse_token(tok)), seat.v + 1, now)
             self.logs.setdefault(racer.seat, []).append((tok, now))

@@ -13,6 +13,7 @@ from golfrace.races.leaderboard import Entry, Leaderboards, code_board, composit
 from golfrace.races.race import Race
 from golfrace.races.replay import GameRecord, RecordStore, public, verify
 
+from ..accounts.helpers import make_account_record
 from .helpers import Play, play, stuck_deal, won_deal
 
 T = 1_800_000_000_000
@@ -70,6 +71,7 @@ def record_for(
 async def test_records_are_replayed_and_n_and_e_share_a_board(rds: aioredis.Redis) -> None:
     code, line = won_deal()
     lb = Leaderboards(rds)
+    await make_account_record(rds, "p1", "p1")  # public boards take accounts only
     n_code = code.replace("-E-", "-N-")
     assert code_board(n_code) == code_board(code)
     changed = await lb.submit_record(record_for(n_code, line, "won", ranked=True))
@@ -152,6 +154,7 @@ async def test_a_capped_board_keeps_only_its_best_entries(rds: aioredis.Redis) -
 async def test_personal_bests_are_capped_by_bests_max(rds: aioredis.Redis) -> None:
     (won, won_line), (stuck, stuck_line) = won_deal(), stuck_deal()
     lb = Leaderboards(rds, bests_max=1)
+    await make_account_record(rds, "p1", "p1")
     await lb.submit_record(record_for(stuck, stuck_line, "stuck", ranked=True))
     assert await lb.submit_record(record_for(won, won_line, "won", ranked=True)) == [code_board(won), "pb:p1"]
     total, entries = await lb.page("pb:p1", 0, 5)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import itertools
 from collections.abc import Sequence
 from datetime import date, timedelta
@@ -30,6 +32,15 @@ def test_code_depends_on_date_and_secret_only() -> None:
     assert winning_line(str(a), 5_000) is not None
     assert a != choose_code(DAY + timedelta(days=1), b"secret", small_search, 64)
     assert candidate(DAY, b"secret", 0) != candidate(DAY, b"other", 0)
+
+
+def test_the_daily_code_is_a_long_code_from_the_whole_hmac() -> None:
+    """A 26-letter code (122-bit seed): the HMAC of the day, read whole, modulo 26**26 (docs/dealing.md)."""
+    mac = hmac.new(b"secret", f"golfrace-daily:{DAY.isoformat()}:0".encode(), hashlib.sha256).digest()
+    code = candidate(DAY, b"secret", 0)
+    assert code.long and len(code.letters) == 26
+    assert code.seed == int.from_bytes(mac, "big") % 26**26
+    assert GameCode.parse(str(code)) == code
 
 
 def test_unwinnable_candidates_are_skipped_and_the_budget_is_named() -> None:

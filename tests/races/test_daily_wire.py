@@ -16,6 +16,7 @@ from golfrace.engine import GameCode, Status, parse_token, replay
 from golfrace.races import solving, wire
 from golfrace.races.daily import choose_code, day_start_ms
 
+from ..accounts.helpers import make_account_record
 from ..conftest import TEST_SECRET
 from .test_wire import T, open_seat, play_out, wait_start
 
@@ -62,6 +63,7 @@ async def test_daily_first_attempt_streaks_and_board(
     clock = FakeClock(DAY)
     monkeypatch.setattr(wire, "CLOCK", clock)
     player = await make_client(name="Dee")
+    await make_account_record(server.ctx.redis, player.player, "Dee")  # the daily board takes accounts only
     fan = await make_client(name="Fan")
     await fan.send({"t": "board_watch", "board": f"daily:{DAY}"})
     assert (await fan.expect("board", T))["total"] == 0

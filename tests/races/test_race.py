@@ -106,7 +106,8 @@ def test_tie_breaks_score_then_time_then_moves_then_finish() -> None:
     play2 = Play(lobby(code).start("alice", T0))
     s2 = play2.race.starts_at
     assert s2 is not None
-    play2.run("alice", ["d", "u", *line], s2 + 5_000)
+    tap = next(i for i, tok in enumerate(line) if tok != "d")  # ranked: a draw is final, a removal is not
+    play2.run("alice", [*line[: tap + 1], "u", *line[tap:]], s2 + 5_000)
     race2 = play2.run("bob", line, s2 + 5_000)
     assert [r.player for r in race2.ranking(play2.seats)] == ["bob", "alice"]
     assert play2.game("alice").undos == 1

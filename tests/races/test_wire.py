@@ -15,6 +15,7 @@ from golfrace.client import Client
 from golfrace.engine import Card, Game, GameCode, Rules, Status
 from golfrace.engine.rules import fits
 
+from ..accounts.helpers import make_account_record
 from .helpers import won_deal
 
 T = 10.0  # seconds: the longest any single wait may take
@@ -132,6 +133,7 @@ async def race_results_metric(server: Any, status: str) -> float:
 async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any) -> None:
     resigned_before = await race_results_metric(server, "resigned")
     ann = await make_client(name="Ann")
+    await make_account_record(server.ctx.redis, ann.player, "Ann")  # Bob stays a guest: off the board
     bob = await make_client(name="Bob")
     eve = await make_client(name="Eve")
     # Ann must rank above Bob, who resigns at once: a random deal on which her greedy play ends stuck at 0
@@ -210,6 +212,7 @@ async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any
     stock = rec["deal"]["stock"]
     assert rec["code"] == code and rec["moves"] == results[0]["moves"]
     assert board["you"]["rank"] == 1 and board["entries"][0]["player"] == ann.player
+    assert [e["player"] for e in board["entries"]] == [ann.player]  # the guest's result is not public
 
     # every frame: no face-down card, no early code
     def check(frames: list[dict[str, Any]], name: str, code_free_until: int) -> None:

@@ -12,7 +12,8 @@ import msgpack
 import pytest
 
 from golfrace.client import Client, ClientClosed, RequestError
-from golfrace.protocol import CLOSE_FLOOD, CLOSE_NO_HELLO, CLOSE_TOO_BIG, ERROR_CODES
+from golfrace.errors import ErrorCode
+from golfrace.protocol import CLOSE_FLOOD, CLOSE_NO_HELLO, CLOSE_TOO_BIG
 from golfrace.testing import RunningServer, running_server
 
 from .helpers import WIN_CODE
@@ -37,7 +38,7 @@ async def slow_rate(settings) -> AsyncIterator[RunningServer]:
 async def _error(client: Client, frame: bytes | str) -> dict:
     await client.send_raw(frame)
     error = await client.expect("error")
-    assert error["code"] in ERROR_CODES
+    assert error["code"] in set(ErrorCode)
     await client.ping()  # still usable
     return error
 

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from golfrace import hints
+from golfrace.client import Client
 from golfrace.engine import Draw, Game, Status, Tap
 from golfrace.store import decode_state, game_key
+from golfrace.testing import running_server
 
 from .helpers import WIN_CODE, _is_card, _strings, assert_no_leak
 
@@ -79,7 +80,7 @@ async def test_random_game_hint_leaks_nothing_hidden(make_client, redis_url: str
     assert assert_no_leak(client, {view.game: code}, hidden={view.game}) > 3
 
 
-async def test_only_the_player_and_one_at_a_time(make_client, monkeypatch) -> None:
+async def test_only_the_player_and_one_at_a_time(make_client, settings) -> None:
     owner = await make_client()
     other = await make_client()
     view = await owner.new(WIN_CODE)
@@ -88,6 +89,14 @@ async def test_only_the_player_and_one_at_a_time(make_client, monkeypatch) -> No
     assert error["t"] == "error" and error["code"] == "not_player", error
     missing = await ask(owner, "nosuchgame")
     assert missing["t"] == "error" and missing["code"] == "no_game", missing
-    monkeypatch.setattr(hints, "SETTINGS", replace(hints.SETTINGS, in_flight=0))
-    busy = await ask(owner, view.game)
+    no_hints = settings.with_(port=0, hints=replace(settings.hints, in_flight=0))
+    async with running_server(no_hints) as server:
+        client = Client(server.ws)
+        try:
+            await client.connect()
+            await client.hello()
+            mine = await client.new(WIN_CODE)
+            busy = await ask(client, mine.game)
+        finally:
+            await client.close()
     assert busy["t"] == "error" and busy["code"] == "hint_busy", busy

@@ -18,18 +18,32 @@ pytestmark = pytest.mark.timeout(60)
 
 
 def _stall(server, player: str) -> asyncio.Event:
-    """Make the server's sends to ``player``'s connection hang until the returned event is set: the same
-    as a peer that stopped reading once the kernel buffers are full."""
+    """Make the server's writes to ``player``'s connection wait until the returned event is set: what the
+    transport does when the peer stopped reading and the kernel buffers are full (it pauses the protocol's
+    writing; the protocol then takes no frame directly and the ASGI ``send`` waits)."""
     (session,) = [s for s in server.ctx.sessions if s.player == player]
+    protocol = session.frames
+    assert protocol is not None and protocol.can_write_frames()
+    protocol.pause_writing()
     release = asyncio.Event()
-    send = session.websocket.send_bytes
 
-    async def stalled(data: bytes) -> None:
+    async def resume() -> None:
         await release.wait()
-        await send(data)
+        protocol.resume_writing()
 
-    session.websocket.send_bytes = stalled
+    task = asyncio.create_task(resume())
+    _held.add(task)
+    task.add_done_callback(_held.discard)
     return release
+
+
+_held: set[asyncio.Task[None]] = set()
+
+
+async def _until(condition, timeout: float = 5.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
 
 
 async def _play(client, game: str, moves: list[str]) -> float:
@@ -67,10 +81,13 @@ async def test_stalled_client_is_closed_4008(settings, make_client) -> None:
         watcher = await make_client(server.ws)
         view = await player.new(WIN_CODE)
         await watcher.open(view.game, "watcher")
-        _stall(server, watcher.player)
+        (session,) = [s for s in server.ctx.sessions if s.player == watcher.player]
+        release = _stall(server, watcher.player)
         moves = WIN_MOVES.split()
         await _play(player, view.game, moves[:5])
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # longer than slow_grace: the next broadcast closes it
         await _play(player, view.game, moves[5:10])
+        await _until(lambda: session.closing)
+        assert (await player.ping())["t"] == "pong"  # the player was never held up
+        release.set()  # the peer reads again, within close_timeout_s: the close frame reaches it
         assert await watcher.wait_closed(5) == CLOSE_TOO_SLOW
-        assert (await player.ping())["t"] == "pong"

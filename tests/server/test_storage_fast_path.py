@@ -13,7 +13,6 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from golfrace import store
 from golfrace.engine import Draw, Game, Undo
 from golfrace.hub import Hub
 from golfrace.protocol import pack
@@ -61,7 +60,7 @@ class _Collector:
 
 async def test_batcher_and_hub_survive_a_redis_restart(tmp_path) -> None:
     server = start_test_server(str(tmp_path / "a"))
-    batch = Batcher(batch_client(server.url))
+    batch = Batcher(batch_client(server.url, 2, 5.0), 2, 5.0)
     plain = aioredis.from_url(server.url)
     hub = Hub(plain, server.url, origin=b"\x00ourself!")
     sub = _Collector()
@@ -117,7 +116,7 @@ async def _until(condition) -> None:
 
 async def test_batcher_selects_the_database_of_the_url(redis_url) -> None:
     base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
-    batch = Batcher(batch_client(base + "/5"))
+    batch = Batcher(batch_client(base + "/5", 2, 5.0), 2, 5.0)
     other = aioredis.from_url(base + "/5")
     try:
         await asyncio.wait_for(batch.call("SET", "golfrace:test:db", "five"), 5)
@@ -128,10 +127,9 @@ async def test_batcher_selects_the_database_of_the_url(redis_url) -> None:
         await batch.aclose()
 
 
-async def test_batcher_times_out_a_silent_redis(monkeypatch) -> None:
+async def test_batcher_times_out_a_silent_redis() -> None:
     """A Redis that accepts and never answers: the callers get redis-py's TimeoutError after the batch
     timeout (and its retries), not a hang; the batch is timed as a whole."""
-    monkeypatch.setattr(store, "BATCH_TIMEOUT", 0.2)
     held: list[asyncio.StreamWriter] = []
 
     async def silent(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -139,7 +137,7 @@ async def test_batcher_times_out_a_silent_redis(monkeypatch) -> None:
 
     server = await asyncio.start_server(silent, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    batch = Batcher(batch_client(f"redis://127.0.0.1:{port}/0"))
+    batch = Batcher(batch_client(f"redis://127.0.0.1:{port}/0", 2, 0.2), 2, 0.2)
     try:
         started = asyncio.get_running_loop().time()
         with pytest.raises(RedisTimeoutError):

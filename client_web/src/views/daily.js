@@ -1,4 +1,5 @@
 // Daily: today's challenge, the result with its share text, the streak and the countdown to the next.
+import { rankedNotice } from "../account.js";
 import { errorText, t } from "../i18n.js";
 import { copyText, el, toast, translate } from "../ui.js";
 import { clock } from "../format.js";
@@ -24,6 +25,7 @@ export function createDailyView(app) {
           <pre class="share-text" dir="ltr"></pre>
           <button type="button" class="btn copy-share" data-t="ui.copy_share"></button>
         </div>
+        <div class="ranked-slot" hidden></div>
         <div class="dlg-actions">
           <a class="btn board-link" data-t="ui.nav_leaderboards"></a>
           <button type="button" class="btn primary play-daily" data-t="ui.daily_play"></button>
@@ -42,6 +44,7 @@ export function createDailyView(app) {
     q(".streak").textContent = String(daily.streak ?? 0);
     q(".best").textContent = String(daily.best_streak ?? 0);
     q(".board-link").href = `#/leaderboards/daily/${daily.date}`;
+    rankedNotice(q(".ranked-slot"));
     // played but no result: the ranked attempt is started and unfinished, and daily_play resumes it
     const going = daily.played && !daily.result;
     q(".play-daily").textContent = t(going ? "ui.daily_continue" : daily.played ? "ui.daily_practice" : "ui.daily_play");

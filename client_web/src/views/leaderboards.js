@@ -3,7 +3,7 @@ import { checkCode } from "../codes.js";
 import { errorText, t } from "../i18n.js";
 import { entryName } from "../names.js";
 import { el, translate } from "../ui.js";
-import { clock } from "../format.js";
+import { clocks } from "../format.js";
 
 const LIMIT = 20;
 const CODE_EXAMPLE = "GO1-E-ABCDEFG";
@@ -41,11 +41,11 @@ export function createLeaderboardsView(app) {
   const q = (s) => root.querySelector(s);
   const form = q(".board-form");
 
-  function row(entry, mine) {
+  function row(entry, mine, time) {
     const tr = document.createElement("tr");
     if (mine) tr.className = "me";
     const name = entryName(entry);
-    for (const value of [entry.rank, mine ? `${name} (${t("ui.you")})` : name, entry.score, clock(entry.elapsed), entry.moves]) {
+    for (const value of [entry.rank, mine ? `${name} (${t("ui.you")})` : name, entry.score, time, entry.moves]) {
       const td = document.createElement("td");
       td.textContent = String(value);
       tr.append(td);
@@ -131,8 +131,10 @@ export function createLeaderboardsView(app) {
   function paint(entries, you, name) {
     const me = app.player();
     const body = q(".board-table tbody");
-    body.replaceChildren(...entries.map((e) => row(e, e.player === me)));
-    if (you && !entries.some((e) => e.player === me)) body.append(row({ ...you.entry, rank: you.rank }, true));
+    const extra = you && !entries.some((e) => e.player === me) ? { ...you.entry, rank: you.rank } : null;
+    const times = clocks(extra ? [...entries, extra] : entries); // tenths where two rows would read the same
+    body.replaceChildren(...entries.map((e, i) => row(e, e.player === me, times[i])));
+    if (extra) body.append(row(extra, true, times[entries.length]));
     q(".empty").hidden = entries.length > 0;
     root.dataset.loaded = name;
   }

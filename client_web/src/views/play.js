@@ -1,12 +1,16 @@
 // Play: one game of Golf against the deal, with the new-game, stuck and win dialogs and the keyboard.
 import { Board } from "../board.js";
 import { checkCode, isCodePrefix, withRules } from "../codes.js";
+import { describeChange } from "../announce.js";
 import { describeState } from "../describe.js";
+import { clock } from "../format.js";
+import { playerName } from "./race.js";
+import { chime } from "../sound.js";
 import { errorText, locale, stuckText, t } from "../i18n.js";
 import { GameSession } from "../session.js";
 import { settings } from "../settings.js";
 import { boardKeys } from "../keys.js";
-import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
+import { announce, el, hideToast, shareText, toast, translate } from "../ui.js";
 
 export function createPlayView(app) {
   const root = el(`
@@ -26,13 +30,14 @@ export function createPlayView(app) {
           <div class="stat"><span class="label" data-t="ui.moves"></span><span class="value moves" dir="ltr">0</span></div>
         </div>
         <div class="actions">
+          <button type="button" class="btn draw-btn" aria-keyshortcuts="D"><svg viewBox="0 0 24 24" aria-hidden="true"><rect x="5" y="3" width="12" height="16" rx="2" fill="none" stroke="currentColor" stroke-width="2"/><path d="M9 21h10a2 2 0 0 0 2-2V7" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/></svg><span data-t="ui.bar_draw"></span></button>
           <button type="button" class="btn undo"><svg viewBox="0 0 24 24" aria-hidden="true"><use href="#icon-undo"/></svg><span data-t="ui.undo"></span></button>
           <button type="button" class="btn hint" aria-keyshortcuts="H"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M12 2a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2zM9 19h6v1.5a1.5 1.5 0 0 1-1.5 1.5h-3A1.5 1.5 0 0 1 9 20.5z" fill="currentColor"/></svg><span data-t="ui.hint"></span></button>
           <button type="button" class="btn primary new"><span data-t="ui.new_game"></span></button>
         </div>
       </div>
       <div class="board-slot"></div>
-      <p class="keys-hint" data-t="ui.keys_hint"></p>
+      <p class="keys-hint"><span data-t="ui.keys_hint"></span> · <span data-t="ui.key_read_board"></span></p>
       <p id="board-desc" class="sr-only"></p>
     </section>`);
 
@@ -58,9 +63,10 @@ export function createPlayView(app) {
 
   const q = (sel) => root.querySelector(sel);
   q(".copy").addEventListener("click", async () => {
-    if (state?.code && (await copyText(state.code))) toast(t("ui.copied"));
+    if (state?.code && (await shareText(state.code, { copyOnly: true }))) toast(t("ui.copied"));
   });
   q(".undo").addEventListener("click", () => session.act("undo"));
+  q(".draw-btn").addEventListener("click", () => session.act("draw"));
   q(".new").addEventListener("click", () => openNewDialog());
   q(".hint").addEventListener("click", () => askHint());
 
@@ -91,7 +97,8 @@ export function createPlayView(app) {
     }
     const target = board.highlight(m.move);
     root.dataset.hint = m.move.a === "tap" ? `tap:${m.move.col}` : "draw";
-    if (m.winnable === false) toast(t("ui.hint_lost"));
+    // at move 0 nothing was lost yet: the deal itself cannot be won
+    if (m.winnable === false) toast(t(state.moves - state.undos === 0 ? "ui.hint_unwinnable" : "ui.hint_lost"));
     target?.focus?.({ preventScroll: true });
   }
   app.conn.on("hint", (m) => showHint(m));
@@ -100,7 +107,9 @@ export function createPlayView(app) {
   function show(next, change, diff) {
     const started = performance.now();
     const first = !state;
+    const before = state;
     state = next;
+    if (change !== "snapshot" && next.v === 1 && !settings.started(next.game)) settings.setStarted(next.game, Date.now());
     settings.game = next.game;
     board.render(next, change, diff, locale());
     paintHud();
@@ -109,7 +118,8 @@ export function createPlayView(app) {
     if (diff) measure(session.receivedAt ?? started);
     if (first) app.boardShown();
     if (change !== "snapshot") {
-      announce(description);
+      // only what changed; B reads the whole board (the board's description)
+      announce(describeChange(before, next, diff, locale()) ?? description);
       hideToast("refusal"); // an explanation of an earlier refusal is stale once a move went through
     }
     const end = `${next.game}@${next.v}`;
@@ -207,6 +217,7 @@ export function createPlayView(app) {
             <label class="choice"><input type="radio" name="rules" value="classic"><span><b data-t="ui.rules_classic"></b><small data-t="ui.rules_classic_hint"></small></span></label>
           </fieldset>
           <label class="switch"><input type="checkbox" name="interactive"><span><b data-t="ui.interactive"></b><small data-t="ui.interactive_help"></small></span></label>
+          <label class="switch"><input type="checkbox" name="sound"><span><b data-t="ui.sound"></b><small data-t="ui.sound_help"></small></span></label>
           <div class="dlg-actions">
             <button type="button" class="btn cancel" data-t="ui.cancel"></button>
             <button type="submit" class="btn primary deal" data-t="ui.deal"></button>
@@ -220,6 +231,10 @@ export function createPlayView(app) {
     const pick = (rules) => radios.forEach((r) => (r.checked = r.value === rules));
     pick(settings.rules);
     form.elements.interactive.checked = settings.interactive;
+    form.elements.sound.checked = settings.sound;
+    form.elements.sound.addEventListener("change", (e) => {
+      settings.sound = e.target.checked;
+    });
 
     const showError = (text) => {
       error.textContent = text ?? "";
@@ -306,30 +321,91 @@ export function createPlayView(app) {
     });
   }
 
+  /** The win: a cascade of cards (not with reduced motion), the chime when the player wants sound, then the
+   * result (score, moves, time, personal best, why it does not rank) and what next: share, the same deal
+   * again, or a race of a friend on it. */
   function openWinDialog() {
     closeEndDialogs();
+    const won = { ...state };
+    const startedAt = settings.started(won.game);
+    const ms = startedAt ? Math.max(0, Date.now() - startedAt) : null;
+    const previous = won.code ? settings.best(won.code) : null;
+    const better = !previous || won.score > previous.score || (won.score === previous.score && ms != null && ms < (previous.ms ?? Infinity));
+    if (won.code && better) settings.setBest(won.code, { score: won.score, ms });
+    board.cascade().then((r) => {
+      if (r) app.metrics.cascade = r;
+    });
+    if (settings.sound && chime()) app.metrics.chimes = (app.metrics.chimes ?? 0) + 1;
     const d = dialog(`
-      <dialog class="dlg end won" aria-labelledby="won-title" data-testid="win-dialog">
+      <dialog class="dlg end won" aria-labelledby="won-title" aria-describedby="won-unranked" data-testid="win-dialog">
         <div class="fanfare" aria-hidden="true">${'<span class="mini-card"></span>'.repeat(7)}</div>
         <h2 id="won-title" data-t="ui.won_title"></h2>
         <p class="end-summary"></p>
+        <dl class="end-stats">
+          <div><dt data-t="ui.score"></dt><dd class="won-score" dir="ltr"></dd></div>
+          <div><dt data-t="ui.time"></dt><dd class="won-time" dir="ltr"></dd></div>
+          <div><dt data-t="ui.personal_best"></dt><dd class="won-best" dir="ltr"></dd></div>
+          <div><dt data-t="ui.rank"></dt><dd class="won-rank" data-t="ui.unranked"></dd></div>
+        </dl>
+        <p class="new-best" data-t="ui.new_best" hidden></p>
+        <p id="won-unranked" class="unranked-why" data-t="ui.unranked_solo"></p>
         <p class="end-code"><bdi dir="ltr"></bdi></p>
         <div class="dlg-actions">
-          <button type="button" class="btn copy-end" data-t="ui.copy_code"></button>
+          <button type="button" class="btn share-end" data-t="ui.share"></button>
+          <button type="button" class="btn again-end" data-t="ui.rematch"></button>
+          <button type="button" class="btn race-end" data-t="ui.race_friend"></button>
           <button type="button" class="btn primary new-end" data-t="ui.new_game"></button>
         </div>
       </dialog>`);
-    d.querySelector(".end-summary").textContent = t("ui.won_summary", { score: state.score, moves: state.moves });
-    d.querySelector(".end-code bdi").textContent = state.code ?? "";
-    d.querySelector(".copy-end").hidden = !state.code;
-    d.querySelector(".copy-end").addEventListener("click", async () => {
-      if (await copyText(state.code)) toast(t("ui.copied"));
+    d.querySelector(".end-summary").textContent = t("ui.won_summary", { score: won.score, moves: won.moves });
+    d.querySelector(".won-score").textContent = String(won.score);
+    d.querySelector(".won-time").textContent = clock(ms, { tenths: true });
+    const best = better ? { score: won.score, ms } : previous;
+    d.querySelector(".won-best").textContent = best ? `${best.score} · ${clock(best.ms, { tenths: true })}` : "—";
+    d.querySelector(".new-best").hidden = !(better && previous);
+    d.querySelector(".end-code bdi").textContent = won.code ?? "";
+    for (const b of d.querySelectorAll(".share-end, .again-end, .race-end")) b.hidden = !won.code;
+    d.querySelector(".share-end").addEventListener("click", async () => {
+      const text = t("ui.share_win", { code: won.code, score: won.score, time: clock(ms), link: location.origin + "/" });
+      const how = await shareText(text);
+      if (how === "copied") toast(t("ui.copied"));
+    });
+    d.querySelector(".again-end").addEventListener("click", () => {
+      d.close();
+      session.newGame({ code: won.code }).catch(() => {});
+    });
+    d.querySelector(".race-end").addEventListener("click", () => {
+      d.close();
+      raceFriend(won.code);
     });
     d.querySelector(".new-end").addEventListener("click", () => {
       d.close();
       openNewDialog();
     });
+    d.addEventListener("close", () => board.stopCascade());
   }
+
+  // "Race a friend on this deal": a race (casual: its code is known) on the same code, then its lobby
+  let raceAsked = null;
+  let raceCount = 0;
+  function raceFriend(code) {
+    raceCount += 1;
+    raceAsked = `p${raceCount}`;
+    const msg = { t: "race_new", code, rid: raceAsked };
+    const name = playerName();
+    if (name) msg.name = name;
+    app.conn.send(msg);
+  }
+  app.conn.on("race", (m) => {
+    if (!raceAsked || m.rid !== raceAsked || !m.you) return;
+    raceAsked = null;
+    app.navigate(`#/race/${m.race}`);
+  });
+  app.conn.on("error", (m) => {
+    if (!raceAsked || m.ref !== "race_new") return;
+    raceAsked = null;
+    toast(errorText(m.code, m.params), "error");
+  });
 
   // --- keyboard ------------------------------------------------------------------------------------------
   const onKey = boardKeys({
@@ -344,6 +420,7 @@ export function createPlayView(app) {
     },
     newGame: () => openNewDialog(),
     hint: () => askHint(),
+    read: () => state && announce(describeState(state, locale())),
   });
 
   return {

@@ -2,6 +2,7 @@
 // results with par, and the rematch. The daily challenge is a one-seat race and is played here too.
 // Your board is your seat, an ordinary game (`<race>-<seat>`) played through the same GameSession as Play:
 // open, act with seq, resync, and a move made while offline is sent again once the connection is back.
+import { rankedNotice } from "../account.js";
 import { Board } from "../board.js";
 import { checkCode } from "../codes.js";
 import { describeState } from "../describe.js";
@@ -112,6 +113,7 @@ export function createRaceView(app) {
                 <label class="field-label" for="race-rename" data-t="ui.your_name"></label>
                 <div class="share-row"><input id="race-rename" name="name" maxlength="24" autocomplete="nickname"><button type="submit" class="btn" data-t="ui.set_name"></button></div>
               </form>
+              <div class="ranked-slot" hidden></div>
               <p class="waiting" data-t="ui.waiting_host"></p>
               <button type="button" class="btn primary start" data-t="ui.start"></button>
               <button type="button" class="btn leave" data-t="ui.leave"></button>
@@ -127,6 +129,8 @@ export function createRaceView(app) {
     el(`<button type="button" class="btn rematch" data-t="ui.rematch"></button>`),
     el(`<a class="btn watch-replay" data-t="ui.replay"></a>`),
   );
+  const resultNotice = el(`<div class="ranked-slot" hidden></div>`); // accounts: only accounts are ranked
+  results.querySelector(".dlg-actions").before(resultNotice);
   q(".race-room").append(results);
   const room = q(".race-room");
   const missing = createMissing(); // in the room's place, for a race that does not exist
@@ -347,6 +351,7 @@ export function createRaceView(app) {
     q(".lobby-actions").hidden = !lobby;
     q(".start").hidden = !host;
     q(".waiting").hidden = host;
+    rankedNotice(q(".lobby-actions .ranked-slot"), { ranked: race.ranked && lobby });
     renderRename(lobby);
     renderControls();
     tickCountdown();
@@ -522,6 +527,7 @@ export function createRaceView(app) {
     q(".rematch").hidden = !race.you || Boolean(race.daily);
     q(".rematch").textContent = race.rematch ? t("ui.join_rematch") : t("ui.rematch");
     q(".watch-replay").href = `#/watch/${race.race}`;
+    rankedNotice(resultNotice, { ranked: race.ranked });
   }
 
   let focusOnMount = null; // the field the missing race's link leads to

@@ -10,8 +10,10 @@ import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
 import { TABLEAU, progressLine } from "../format.js";
 import { phaseAt } from "./race.js";
+import { finishedText, showGo } from "../notices.js";
 
-const REPLAY_STEP_MS = 260;
+const REPLAY_STEP_MS = 260; // one move per seat at 1×
+const SPEEDS = [0.5, 1, 2, 4];
 
 /** A watcher's board as the shown state, or null before the deal (a racer in the lobby has no cards yet). */
 function boardState(b) {
@@ -34,6 +36,16 @@ export function createWatchView(app) {
         <div class="watchers"><span class="label" data-t="ui.watching"></span><b class="watch-n" dir="ltr">0</b></div>
         <button type="button" class="btn primary replay" data-t="ui.replay" hidden></button>
       </div>
+      <div class="panel replay-bar" role="group" data-t-aria="ui.replay" hidden>
+        <button type="button" class="btn icon-btn r-back" data-t-aria="ui.live.back"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h2v14H6zM19 5v14l-10-7z" fill="currentColor"/></svg></button>
+        <button type="button" class="btn icon-btn r-toggle"><svg viewBox="0 0 24 24" aria-hidden="true"><path class="i-pause" d="M6 5h4v14H6zM14 5h4v14h-4z" fill="currentColor"/><path class="i-play" d="M7 5v14l12-7z" fill="currentColor"/></svg></button>
+        <button type="button" class="btn icon-btn r-forward" data-t-aria="ui.live.forward"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM5 5v14l10-7z" fill="currentColor"/></svg></button>
+        <input type="range" class="r-scrub" min="0" max="0" value="0" step="1" data-t-aria="ui.live.scrubber">
+        <span class="r-pos" dir="auto"></span>
+        <label class="select-field r-speed"><span data-t="ui.live.speed"></span>
+          <select name="speed">${SPEEDS.map((x) => `<option value="${x}"${x === 1 ? " selected" : ""}>${x}×</option>`).join("")}</select>
+        </label>
+      </div>
       <div class="seats"></div>
     </section>`);
   const q = (s) => root.querySelector(s);
@@ -48,6 +60,8 @@ export function createWatchView(app) {
   let seats = new Map(); // seat -> {board, el, state, progress}
   let single = null;
   let replayTimer = null;
+  let shownPhase = null; // the phase the header last showed: "Go!" when a countdown turns into the race
+  const statuses = new Map(); // seat -> last status seen, for the notice when a racer finishes
   let startTimer = null; // the header turns from "Starting" to "Running" at starts_at
   let clockTimer = null; // the seats' times run while the race does
   const offs = [];
@@ -78,7 +92,17 @@ export function createWatchView(app) {
     for (const r of racers) paintSeat(r.seat, r, null, null);
   }
 
+  /** A racer who was playing is done: say so (not for what was over before this page came). */
+  function noticeFinish(seat, progress) {
+    const before = statuses.get(seat);
+    statuses.set(seat, progress.status);
+    if (before === "playing" && progress.status && progress.status !== "playing" && race?.phase !== "lobby") {
+      toast(finishedText({ ...progress, seat }));
+    }
+  }
+
   function paintSeat(seat, progress, state, diff) {
+    if (progress?.status) noticeFinish(seat, progress);
     const view = seatView(seat);
     view.progress = progress;
     if (state) {
@@ -116,6 +140,8 @@ export function createWatchView(app) {
   function renderHead() {
     if (!race) return;
     const phase = phaseAt(race, app.conn.serverNow());
+    if (shownPhase === "countdown" && phase === "running") showGo(root);
+    shownPhase = phase;
     clearTimeout(startTimer);
     if (phase === "countdown" && race.starts_at) {
       startTimer = setTimeout(renderHead, race.starts_at - app.conn.serverNow());
@@ -199,8 +225,72 @@ export function createWatchView(app) {
     single.open(id, "watcher");
   }
 
-  async function replay() {
+  // --- the replay: every seat's record from /api/games, moved together one move at a time ----------------
+  let runs = [];
+  let pos = 0; // moves shown per seat
+  let total = 0; // the longest seat's moves
+  let speed = 1;
+  const bar = q(".replay-bar");
+  const scrub = q(".r-scrub");
+
+  /** A run's state after its first `n` steps (from the deal: scrubbing back replays from the start). */
+  function stateAt(run, n) {
+    let state = run.start;
+    for (let i = 0; i < Math.min(n, run.steps.length); i++) {
+      state = applyDiff(state, { ...run.steps[i], game: state.game, v: i + 1, from: i }).state;
+    }
+    return state;
+  }
+
+  function showAt(n, animate) {
+    const next = Math.max(0, Math.min(total, n));
+    for (const run of runs) {
+      const step = run.steps[next - 1];
+      if (animate && next === pos + 1 && step) {
+        const diff = { ...step, game: run.state.game, v: next, from: next - 1 };
+        run.state = applyDiff(run.state, diff).state;
+        run.view.board.render(run.state, step.a, diff, locale());
+      } else if (next !== pos || !animate) {
+        run.state = stateAt(run, next);
+        run.view.board.render(run.state, "snapshot", null, locale());
+      }
+    }
+    pos = next;
+    paintBar();
+    if (pos >= total) pause();
+  }
+
+  function paintBar() {
+    scrub.max = String(total);
+    scrub.value = String(pos);
+    const position = t("ui.live.position", { n: pos, total });
+    q(".r-pos").textContent = position;
+    scrub.setAttribute("aria-valuetext", position);
+    const playing = replayTimer !== null;
+    const toggle = q(".r-toggle");
+    toggle.setAttribute("aria-label", t(playing ? "ui.live.pause" : "ui.live.play"));
+    toggle.dataset.playing = playing ? "1" : "";
+    q(".r-back").disabled = pos === 0;
+    q(".r-forward").disabled = pos >= total;
+    root.dataset.replay = pos >= total ? "done" : playing ? "running" : "paused";
+    root.dataset.replayPos = String(pos);
+  }
+
+  function play() {
+    if (pos >= total) showAt(0, false);
     clearInterval(replayTimer);
+    replayTimer = setInterval(() => showAt(pos + 1, true), REPLAY_STEP_MS / speed);
+    paintBar();
+  }
+
+  function pause() {
+    clearInterval(replayTimer);
+    replayTimer = null;
+    paintBar();
+  }
+
+  async function replay() {
+    pause();
     const games = (race.results ?? race.racers ?? []).map((r) => [r.seat, r.game]).filter(([, g]) => g);
     const records = await Promise.all(
       games.map(([seat, game]) =>
@@ -210,7 +300,7 @@ export function createWatchView(app) {
           .catch(() => [seat, null]),
       ),
     );
-    const runs = [];
+    runs = [];
     for (const [seat, rec] of records) {
       if (!rec) continue;
       const start = {
@@ -219,27 +309,32 @@ export function createWatchView(app) {
       };
       const view = seatView(seat);
       view.board.el.hidden = false;
-      view.board.render(start, "snapshot", null, locale());
-      runs.push({ seat, state: start, steps: rec.steps ?? [], i: 0, view });
+      runs.push({ seat, start, state: start, steps: rec.steps ?? [], view });
     }
-    root.dataset.replay = "running";
-    replayTimer = setInterval(() => {
-      let left = 0;
-      for (const run of runs) {
-        if (run.i >= run.steps.length) continue;
-        const step = { ...run.steps[run.i], game: run.state.game, v: run.i + 1, from: run.i };
-        const { state } = applyDiff(run.state, step);
-        run.state = state;
-        run.i += 1;
-        run.view.board.render(state, step.a, step, locale());
-        left += run.steps.length - run.i;
-      }
-      if (left === 0) {
-        clearInterval(replayTimer);
-        root.dataset.replay = "done";
-      }
-    }, REPLAY_STEP_MS);
+    total = Math.max(0, ...runs.map((r) => r.steps.length));
+    pos = 0;
+    bar.hidden = runs.length === 0;
+    showAt(0, false);
+    play();
   }
+  q(".r-toggle").addEventListener("click", () => (replayTimer === null ? play() : pause()));
+  q(".r-back").addEventListener("click", () => {
+    pause();
+    showAt(pos - 1, false);
+  });
+  q(".r-forward").addEventListener("click", () => {
+    pause();
+    showAt(pos + 1, true);
+  });
+  scrub.addEventListener("input", () => {
+    const to = Number(scrub.value); // before pause() paints the bar at the old position
+    pause();
+    showAt(to, false);
+  });
+  q(".r-speed select").addEventListener("change", (e) => {
+    speed = Number(e.target.value) || 1;
+    if (replayTimer !== null) play();
+  });
   q(".replay").addEventListener("click", () => replay());
 
   return {
@@ -258,6 +353,10 @@ export function createWatchView(app) {
       q(".race-meta").textContent = "";
       q(".watch-n").textContent = "0";
       q(".replay").hidden = true;
+      bar.hidden = true;
+      runs = [];
+      shownPhase = null;
+      statuses.clear();
       rematch.hidden = true;
       delete root.dataset.phase;
       stopClock();
@@ -269,12 +368,13 @@ export function createWatchView(app) {
       if (id && race) app.conn.send({ t: "unwatch", race: id });
       single?.dispose();
       single = null;
-      clearInterval(replayTimer);
+      pause();
       clearTimeout(startTimer);
       stopClock();
     },
     relabel() {
       translate(root);
+      if (!bar.hidden) paintBar();
       renderHead();
       for (const [seat, view] of seats) {
         if (view.progress) paintSeat(seat, view.progress, null, null);

@@ -22,6 +22,7 @@ COMMANDS = {
     "hint": "golfrace.cli.solver_cmds",
     "serve": "golfrace.cli.server_cmds",
     "bot": "golfrace.cli.server_cmds",
+    "settings": "golfrace.cli.server_cmds",
 }
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import logging
 import signal
+import socket
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +35,16 @@ def register(sub: Any) -> list[str]:
     p.add_argument("--rules", choices=("easy", "classic"), default=None)
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(func=cmd_bot)
-    return ["serve", "bot"]
+    p = sub.add_parser("settings", help="print every GOLFRACE_* setting with its default (Markdown)")
+    p.set_defaults(func=cmd_settings)
+    return ["serve", "bot", "settings"]
+
+
+def cmd_settings(args: argparse.Namespace) -> int:
+    from ..settings import Settings
+
+    print(Settings().reference(), end="")
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -41,26 +53,67 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..settings import Settings
 
     settings = Settings.from_env(host=args.host, port=args.port, redis_url=args.redis, data_dir=args.data_dir)
+    taken = port_taken(settings.host, settings.port)
+    if taken:
+        print(taken, file=sys.stderr, flush=True)
+        return 1
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     embedded: RedisServer | None = None
     if not settings.redis_url:
-        embedded = RedisServer(Path(settings.data_dir) / "redis").start()
+        embedded = RedisServer(
+            Path(settings.data_dir) / "redis",
+            maxmemory=settings.redis_maxmemory,
+            policy=settings.redis_maxmemory_policy,
+        ).start()
         settings = settings.with_(redis_url=embedded.url)
         print(f"golfrace: embedded Redis at {embedded.url} (data in {embedded.data_dir})", flush=True)
     try:
         app = create_app(settings)
-        print(f"golfrace: serving on http://{settings.host}:{settings.port}/", flush=True)
-        with contextlib.suppress(KeyboardInterrupt):
-            _Server(uvicorn_config(app, settings)).run()
+        server = _Server(uvicorn_config(app, settings))
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                server.run()
+        except SystemExit:  # uvicorn's answer to a failed start: taken between the check and the bind?
+            if server.started:
+                raise
+            why = port_taken(settings.host, settings.port) or "golfrace: the server did not start"
+            print(why, file=sys.stderr)
+            return 1
     finally:
         if embedded is not None:
             embedded.stop()
     return 0
 
 
+def port_taken(host: str, port: int) -> str | None:
+    """A plain message when ``host:port`` cannot be listened on (in use, or not this machine's address),
+    saying how to choose another; None when it is free. Checked before anything starts, so nothing claims to
+    be serving first."""
+    if port == 0:
+        return None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            how = f"choose another port: golfrace serve --port {port + 1}, or make run PORT={port + 1}"
+            if exc.errno == errno.EADDRINUSE:
+                return f"golfrace: port {port} on {host} is already in use (another server?); {how}"
+            return f"golfrace: cannot listen on {host}:{port} ({exc.strerror}); {how}, or HOST=127.0.0.1"
+    return None
+
+
 class _Server(uvicorn.Server):
-    """uvicorn's Server, except that SIGTERM/SIGINT only stop it: uvicorn re-raises the signal after a
-    graceful shutdown, which would end the process before the embedded Redis is stopped."""
+    """uvicorn's Server, except that SIGTERM/SIGINT only stop it (uvicorn re-raises the signal after a
+    graceful shutdown, which would end the process before the embedded Redis is stopped), and that it says
+    "serving on …" only once it listens."""
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            port = self.servers[0].sockets[0].getsockname()[1] if self.servers else self.config.port
+            print(f"golfrace: serving on http://{self.config.host}:{port}/", flush=True)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

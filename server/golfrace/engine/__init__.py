@@ -2,7 +2,7 @@
 
 from .actions import Action, Draw, Tap, Undo, parse_moves, parse_token, token
 from .cards import Card
-from .codes import GameCode, random_code
+from .codes import GameCode, random_code, random_ranked_code
 from .deal import Deal, deal
 from .errors import CardError, CodeError, GolfError, ParseError, Refusal, StateError, TokenError
 from .game import UNDO_LIMIT, Game, Status, can_undo, final_score, points, replay
@@ -35,6 +35,7 @@ __all__ = [
     "parse_token",
     "points",
     "random_code",
+    "random_ranked_code",
     "replay",
     "token",
 ]

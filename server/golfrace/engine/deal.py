@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .cards import Card, jokers, parse_cards
 from .codes import GameCode
-from .rng import shuffled
+from .rng import HashWords, SplitMix64, shuffled
 
 COLUMNS = 7
 ROWS = 5
@@ -32,10 +32,11 @@ class Deal:
 
 
 def deal(code: GameCode) -> Deal:
-    """Shuffle ``BASE_ORDER`` (plus any jokers) with the code's seed: positions 0–34 fill the columns
-    (column by column, top to bottom), the next position is the discard (unless the discard starts empty),
-    and the rest is the stock in drawing order."""
-    order = shuffled(BASE_ORDER + jokers(code.variants.jokers), code.seed)
+    """Shuffle ``BASE_ORDER`` (plus any jokers) with the code's seed (words from SplitMix64, or from SHA-256
+    for a long code): positions 0–34 fill the columns (column by column, top to bottom), the next position is
+    the discard (unless the discard starts empty), and the rest is the stock in drawing order."""
+    words = HashWords if code.long else SplitMix64
+    order = shuffled(BASE_ORDER + jokers(code.variants.jokers), code.seed, words)
     columns = tuple(tuple(order[c * ROWS : (c + 1) * ROWS]) for c in range(COLUMNS))
     if code.variants.empty_discard:
         return Deal(code, columns, None, tuple(order[TABLEAU:]))

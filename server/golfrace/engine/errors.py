@@ -70,4 +70,5 @@ REFUSAL_CODES = (
     "empty_column",
     "card_gone",
     "must_remove",
+    "draw_final",
 )

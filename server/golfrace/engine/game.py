@@ -50,15 +50,19 @@ class Game:
     moves: int = 0
     undos: int = 0
     history: tuple[Step, ...] = ()
+    draws_final: bool = False
+    """Ranked play: undo never takes back a draw (it would show the stock and hide it again); a removal may
+    still be undone. Kept in the stored state, so it holds for the whole game."""
     _status: Status | None = field(default=None, init=False, repr=False, compare=False)
     """``status`` computed once per value (a game is immutable; ``replace`` starts with None again)."""
 
     @classmethod
-    def new(cls, code: GameCode | str) -> Game:
+    def new(cls, code: GameCode | str, draws_final: bool = False) -> Game:
+        """The game at the deal; ``draws_final`` for ranked play (see the field)."""
         if isinstance(code, str):
             code = GameCode.parse(code)
         d = deal(code)
-        return cls(d, (ROWS,) * COLUMNS, 0, d.discard)
+        return cls(d, (ROWS,) * COLUMNS, 0, d.discard, draws_final=draws_final)
 
     # --- derived views -------------------------------------------------------------------------------
     @property
@@ -121,6 +125,13 @@ class Game:
         """Derived from the position (so undo restores it exactly): see ``points``."""
         return points(self.removed, stuck=self.status is Status.STUCK)
 
+    @property
+    def can_undo(self) -> bool:
+        """Whether ``Undo`` would be accepted now (the client greys its button otherwise)."""
+        if not self.history or self.status is Status.WON:
+            return False
+        return not (self.draws_final and self.history[-1].column is None)
+
     def legal_actions(self) -> list[Action]:
         if self.status is not Status.PLAYING:
             return []
@@ -170,7 +181,7 @@ class Game:
     def _push(self, step: Step, heights: tuple[int, ...], drawn: int, discard: Card) -> Game:
         history = ((*self.history, step))[-UNDO_LIMIT:]
         # the constructor, not dataclasses.replace: this is the hot path of every move (replace is ~3x slower)
-        return Game(self.deal, heights, drawn, discard, self.moves + 1, self.undos, history)
+        return Game(self.deal, heights, drawn, discard, self.moves + 1, self.undos, history, self.draws_final)
 
     def _undo(self) -> Game:
         if self.status is Status.WON:
@@ -178,6 +189,8 @@ class Game:
         if not self.history:
             raise Refusal("nothing_to_undo")
         step = self.history[-1]
+        if step.column is None and self.draws_final:
+            raise Refusal("draw_final")
         changes: dict[str, Any] = {"discard": step.discard, "history": self.history[:-1]}
         if step.column is None:
             changes["drawn"] = self.drawn - 1
@@ -188,7 +201,8 @@ class Game:
 
     # --- persistence (plain data, for JSON/msgpack) --------------------------------------------------
     def to_state(self) -> dict[str, Any]:
-        return {
+        """Plain data; ``draws_final`` appears only when true (a casual state is what it always was)."""
+        state: dict[str, Any] = {
             "code": str(self.code),
             "heights": list(self.heights),
             "drawn": self.drawn,
@@ -197,6 +211,9 @@ class Game:
             "undos": self.undos,
             "history": [[-1 if s.column is None else s.column, _code(s.discard)] for s in self.history],
         }
+        if self.draws_final:
+            state["draws_final"] = True
+        return state
 
     @classmethod
     def from_state(cls, data: dict[str, Any]) -> Game:
@@ -205,7 +222,10 @@ class Game:
         Malformed or inconsistent data raises StateError here rather than a crash later.
         """
         try:
-            base = cls.new(GameCode.parse(data["code"]))
+            draws_final = data.get("draws_final", False)
+            if not isinstance(draws_final, bool):
+                raise ValueError(f"draws_final is true or false, got {draws_final!r}")
+            base = cls.new(GameCode.parse(data["code"]), draws_final)
             heights = tuple(_int(h, 0, ROWS) for h in data["heights"])
             drawn = _int(data["drawn"], 0, len(base.deal.stock))
             history = tuple(
@@ -265,9 +285,9 @@ def final_score(game: Game, stopped: bool = False) -> int:
 
 
 def can_undo(game: Game, allowed: bool = True, stuck_is_final: bool = False) -> bool:
-    """Whether an undo would be applied: a step to take back and a game not won; never when undo is not
-    ``allowed`` (a race without undo); a stuck game stays stuck when ``stuck_is_final`` (a racer's stuck
-    game is their result)."""
-    if not allowed or not game.history or game.status is Status.WON:
+    """Whether an undo would be applied: ``Game.can_undo`` (a step to take back, a game not won, not a draw
+    in ranked play); never when undo is not ``allowed`` (a race without undo); a stuck game stays stuck
+    when ``stuck_is_final`` (a racer's stuck game is their result)."""
+    if not allowed or not game.can_undo:
         return False
     return not (stuck_is_final and game.status is Status.STUCK)

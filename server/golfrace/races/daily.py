@@ -1,6 +1,7 @@
 """The daily challenge: one easy code per UTC day, the same for everyone.
 
-The code is ``HMAC-SHA256(secret, "golfrace-daily:<yyyy-mm-dd>:<n>")`` read as a seed, for the smallest
+The code is the long code (26 letters, a 122-bit seed; docs/dealing.md) of
+``HMAC-SHA256(secret, "golfrace-daily:<yyyy-mm-dd>:<n>")``, read as a number modulo 26**26, for the smallest
 ``n`` (0, 1, 2, …) whose deal the solver proves winnable — so nobody without the server secret can compute
 tomorrow's, and every day is winnable. Only a player's first attempt of a day counts; later ones are practice.
 A streak counts consecutive UTC days with a finished first attempt.
@@ -27,7 +28,7 @@ from redis.exceptions import WatchError
 from redis.typing import EncodableT
 
 from ..engine import GameCode, Rules
-from ..engine.codes import code_from_entropy
+from ..engine.codes import long_code_from_entropy
 from .errors import RaceError
 from .settings import DAY_MS
 
@@ -68,7 +69,7 @@ def parse_day(text: str, now_ms: int | None = None) -> date:
 
 def candidate(day: date, secret: bytes, n: int) -> GameCode:
     mac = hmac.new(secret, f"golfrace-daily:{day.isoformat()}:{n}".encode(), hashlib.sha256).digest()
-    return code_from_entropy(int.from_bytes(mac[:8], "big"), Rules.EASY)
+    return long_code_from_entropy(mac, Rules.EASY)
 
 
 def choose_code(day: date, secret: bytes, winnable: Winnable, max_tries: int) -> GameCode:

@@ -26,7 +26,6 @@ from .storage import race_channel
 from .timers import retrying
 
 log = logging.getLogger("golfrace.races")
-SWEEP_INTERVAL_S = 0.5
 RESEND_RETRY_S = (0.25, 0.5, 1.0, 2.0, 5.0)
 
 
@@ -219,7 +218,7 @@ class RaceWire:
         loop = asyncio.get_running_loop()
         refresh_at = loop.time()
         while True:
-            await asyncio.sleep(SWEEP_INTERVAL_S)
+            await asyncio.sleep(self.service.settings.sweep_interval_s)
             live = {id(s) for s in self.ctx.sessions}
             for key in [k for k, f in self.followers.items() if k[0] not in live or f.session.closing]:
                 with contextlib.suppress(Exception):

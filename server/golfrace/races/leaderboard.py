@@ -16,11 +16,12 @@ personal bests are the board ``pb:<player>`` whose "players" are canonical codes
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import redis.asyncio as aioredis
 
+from ..accounts import ranked
 from ..engine import GameCode
 from ..engine.deal import TABLEAU
 from ..engine.game import POINTS_PER_CARD
@@ -151,8 +152,11 @@ class Leaderboards:
         )
         changed = []
         board = daily_board(record.daily) if record.daily else code_board(code)
-        if await self.submit(board, record.player, entry):
-            changed.append(board)
+        shown = await ranked.public_name(self.redis, record.player)  # accounts only on public boards
+        if shown is not None:
+            await ranked.note_board(self.redis, record.player, board)
+            if await self.submit(board, record.player, replace(entry, name=shown)):
+                changed.append(board)
         best = Entry(**{**asdict(entry), "code": code})
         if await self.submit(bests_board(record.player), code, best, self.bests_max):
             changed.append(bests_board(record.player))

@@ -9,7 +9,7 @@ from starlette.routing import BaseRoute, Route
 from ..engine.errors import CodeError
 from ..protocol import ID_LEN
 from . import leaderboard as lb
-from . import race_views
+from . import pages, race_views
 from .daily import day_of, next_day_ms, parse_day
 from .daily_race import daily_status
 from .errors import RaceError
@@ -155,6 +155,7 @@ async def game_endpoint(request: Request) -> Response:
 
 def routes() -> list[BaseRoute]:
     return [
+        *pages.routes(),  # first: its /api/races/live before /api/races/{race}, its tagged /r/… and /watch/…
         Route("/r/{race}", page_endpoint),
         Route("/watch/{id}", page_endpoint),
         Route("/api/races/{race}", race_endpoint),

@@ -31,18 +31,22 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from .. import metrics
-from ..engine import GameCode, Rules, Variants, random_code
+from ..accounts import ranked as accounts_ranked
+from ..accounts.settings import AccountSettings
+from ..engine import GameCode, Rules, Variants, random_ranked_code
 from ..protocol import pack
 from ..store import Store, seat_id
 from . import race_views, solving
 from .daily import DailyBook
 from .errors import RaceError
 from .leaderboard import Leaderboards
+from .live import LiveRaces
 from .presence import Presence
 from .race import Race, RaceOptions
 from .racer import Seat, Seats
 from .replay import GameRecord, RecordStore, verify
 from .settings import RaceSettings
+from .stats import History, Played
 from .storage import Loaded, RaceStore
 from .timers import Tasks, Timers
 
@@ -84,8 +88,11 @@ class RaceService:
         settings: RaceSettings,
         daily: DailyBook,
         clock: Clock = wall_clock,
+        accounts: AccountSettings | None = None,
     ) -> None:
         self.redis = redis
+        self.accounts = accounts or AccountSettings()
+        """For the players' histories (``accounts.ranked``)."""
         self.store = store
         self.settings = settings
         self.clock = clock
@@ -93,6 +100,8 @@ class RaceService:
         self.storage = RaceStore(redis, store, settings.race_ttl_s)
         self.boards = Leaderboards(redis, settings.board_ttl_s, settings.bests_max)
         self.records = RecordStore(redis, settings.record_ttl_s)
+        self.live = LiveRaces(redis, settings.live_index_max)
+        self.history = History(redis, settings.stats_games_max, settings.stats_ttl_s)
         self.tasks = Tasks()
         self.instance = secrets.token_hex(6)
         self.presence = Presence(redis, settings, clock, self.instance)
@@ -172,7 +181,10 @@ class RaceService:
             seats.update(fresh)
         quiet = replace(before, finalized=after.finalized) == after  # only the aftermath's mark
         event = b"" if quiet else pack(await self._event(after, now, seats))
-        outcome = await self.storage.write(loaded, after, event, new_seats)
+        if after.starts_at is None and not after.racers:  # fair play: an empty lobby goes
+            outcome = await self.storage.delete(loaded, event)
+        else:
+            outcome = await self.storage.write(loaded, after, event, new_seats)
         if outcome == "gone":
             raise RaceError("race_not_found", f"no race {after.id!r}", race=after.id)
         return Change(before, after, seats) if outcome == "ok" else None
@@ -199,6 +211,7 @@ class RaceService:
                 race.code,
                 hidden=not race.typed,
                 meta={"race": race.id, "seat": r.seat, "undo": race.options.undo},
+                draws_final=race.ranked,  # fair play: a draw is final in ranked play
             )
             seats[r.seat] = Seat(stored.game)
         return seats, fields
@@ -229,7 +242,7 @@ class RaceService:
         typed = code is not None
         race = Race.create(
             new_race_id(),
-            code or random_code(rules, variants),
+            code or random_ranked_code(rules, variants),
             host=player,
             name=name,
             now=self.clock(),
@@ -255,6 +268,7 @@ class RaceService:
     async def start(self, race_id: str, player: str) -> Race:
         race = (await self.update(race_id, lambda r: r.start(player, self.clock(), self.settings))).after
         self.tasks.spawn(self._compute_par(race))
+        await self.live.add(race)
         return race
 
     async def resign(self, race_id: str, player: str) -> Race:
@@ -265,7 +279,7 @@ class RaceService:
         old = (await self.update(race_id, lambda r: r.accept_rematch(player, candidate))).after
         assert old.rematch is not None
         if old.rematch == candidate:
-            code = old.code if old.typed else random_code(old.code.rules, old.code.variants)
+            code = old.code if old.typed else random_ranked_code(old.code.rules, old.code.variants)
             with contextlib.suppress(RaceError):
                 await self.insert(old.next_race(code, player, self.clock(), self.settings))
         racer = old.racer(player)
@@ -319,6 +333,7 @@ class RaceService:
         """Keep every racer's record, post the results, close daily attempts, then mark the race finalized.
         Safe to run twice or concurrently; a failure leaves it to the next touch."""
         try:
+            await self.live.remove(race.id)
             for racer in race.racers:
                 if racer.finished_at is None or racer.seat not in seats:
                     continue
@@ -327,8 +342,10 @@ class RaceService:
                 record = GameRecord.of(race, racer, moves)
                 await self.records.save(record)
                 await self.boards.submit_record(record)
+                v = verify(record)
+                await accounts_ranked.race_over(self.redis, self.accounts, record, v)  # accounts: history
+                await self.history.note(racer.player, Played.of_record(record, v))
                 if race.daily and race.ranked:
-                    v = verify(record)
                     result = {
                         "score": v.score,
                         "elapsed": record.elapsed,

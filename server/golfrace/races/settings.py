@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..settings import SettingError, env_values
+from ..config import SettingError, env_values
 
 DAY_MS = 86_400_000
 
@@ -45,6 +45,8 @@ class RaceSettings:
     lobby_grace_s: float = 20.0
     """A racer in a lobby whose every connection to it has gone (closed the page or left its view) for this
     long (seconds) leaves the lobby, so the host does not start with absent racers."""
+    sweep_interval_s: float = 0.5
+    """How often (seconds) each instance drops the race and board followers of closed connections."""
     cas_retries: int = 50
     """Optimistic-lock retries for one race update before giving up with an error."""
     watcher_refresh_s: float = 5.0
@@ -53,6 +55,14 @@ class RaceSettings:
     watcher_stale_s: float = 15.0
     """A share of the watcher count not re-stamped for this long (seconds) belongs to an instance that is gone
     and no longer counts."""
+    live_list_max: int = 30
+    """The most live races ``GET /api/races/live`` lists (the latest starts first)."""
+    live_index_max: int = 500
+    """The most started races the live index keeps (the oldest starts go first; ended ones leave it)."""
+    stats_games_max: int = 500
+    """A player's stats keep their latest this many finished games (the oldest go)."""
+    stats_ttl_s: int = 400 * 86_400
+    """A player's stats expire this long (seconds) after their last finished game."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> RaceSettings:
@@ -79,7 +89,9 @@ ENV_FIELDS = frozenset(
         "lobby_grace_s",
         "race_ttl_s",
         "record_ttl_s",
+        "sweep_interval_s",
         "solver_budget_s",
+        "stats_ttl_s",
         "watcher_refresh_s",
         "watcher_stale_s",
     }

@@ -55,6 +55,15 @@ if ARGV[9] ~= '' then redis.call('PUBLISH', ARGV[4], ARGV[9]) end
 return 'ok'
 """
 
+DELETE = """
+local current = redis.call('GET', KEYS[1])
+if not current then return 'gone' end
+if current ~= ARGV[1] then return 'conflict' end
+redis.call('DEL', unpack(KEYS))
+if ARGV[3] ~= '' then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
+return 'ok'
+"""
+
 
 def race_key(race_id: str) -> str:
     return f"race:{{{race_id}}}"
@@ -81,6 +90,7 @@ class RaceStore:
         self.store = store
         self.race_ttl_s = race_ttl_s
         self._write = redis.register_script(WRITE)
+        self._delete = redis.register_script(DELETE)
 
     async def read(self, race_id: str) -> Loaded | None:
         raw = await self.redis.get(race_key(race_id))
@@ -103,6 +113,14 @@ class RaceStore:
             if stored is not None:
                 seats[n] = Seat(stored.game, stored.v, last)
         return seats, versions
+
+    async def delete(self, before: Loaded, event: bytes = b"") -> str:
+        """Drop a lobby nobody is in any more (its record, gate, watcher and presence keys), if unchanged
+        since ``before`` was read; ``ok``, ``conflict`` or ``gone``."""
+        race_id = before.race.id
+        keys = [race_key(race_id), gate_key(race_id), race_key(race_id) + ":wh", race_key(race_id) + ":here"]
+        reply = await self._delete(keys=keys, args=[before.raw, race_channel(race_id), event])
+        return reply.decode() if isinstance(reply, bytes) else str(reply)
 
     async def write(
         self,

@@ -21,18 +21,19 @@ from ..engine import GameCode
 from ..handlers import SEATS
 from ..protocol import ACTION_FIELDS, DEAL_FIELDS, ID_LEN, Field, Spec, register
 from . import handlers as _handlers  # noqa: F401  (registers the race handlers)
-from . import solving
+from . import solving, stats
 from .daily import DailyBook
 from .followers import RaceWire
 from .routes import routes
 from .seats import SeatRules
-from .service import RaceService, wall_clock
+from .service import Clock, RaceService
 from .settings import DEFAULT_SETTINGS, RaceSettings
 
 __all__ = ["CLOCK", "SETTINGS", "routes", "shutdown", "startup"]
 
-CLOCK = wall_clock
-"""The clock ``startup`` gives the race services (ms since the epoch); tests may replace it first."""
+CLOCK: Clock | None = None
+"""The clock ``startup`` gives the race services (ms since the epoch): the app's (``ctx.clock``) unless a
+test replaces this (looked up at each call, so it applies to a server already running)."""
 SETTINGS = RaceSettings.from_env()
 """The settings ``startup`` gives the race services, read when the server loads the extension: a bad value
 stops ``serve``."""
@@ -76,15 +77,16 @@ async def startup(ctx: Context) -> None:
         return solving.winnable(code, settings.solver_budget_s)
 
     def now() -> int:
-        return CLOCK()  # looked up at each call: a test's clock applies to a server already running
+        return (CLOCK or ctx.clock)()
 
     book = DailyBook(ctx.redis, daily_secret, winnable, settings.daily_max_tries)
     ctx.store.clock = now  # one clock for the seats' logs, the gate and the races
-    service = RaceService(ctx.redis, ctx.store, settings, book, clock=now)
+    service = RaceService(ctx.redis, ctx.store, settings, book, clock=now, accounts=ctx.settings.accounts)
     wire = RaceWire(ctx, service)
     wire.sweeper = asyncio.create_task(wire.sweep())
     ctx.extras["races"] = wire
     ctx.extras[SEATS] = SeatRules(service)
+    ctx.extras["game_over"] = stats.solo_hook(service.history, service.clock)
 
 
 async def shutdown(ctx: Context) -> None:

@@ -1,10 +1,17 @@
-"""uvicorn's websockets-sansio protocol, trimmed for thousands of long-lived, mostly idle connections.
+"""uvicorn's websockets-sansio protocol, trimmed for thousands of long-lived, mostly idle connections, and
+able to take frames framed once for many connections.
 
 Per connection uvicorn keeps the handshake's request and response (their headers, ~3 KB, also held by the
 websockets parser's generator frame), an ``asyncio.Queue`` (three deques and an ``Event``, ~3 KB) and an
 ``asyncio.Event`` (~0.8 KB). After the handshake the headers are emptied; the queue and the event are
 replaced by minimal equivalents of the operations uvicorn uses. Data frames are coalesced into one socket
 write per event-loop iteration. Behaviour is otherwise uvicorn's.
+
+Fan-out: a broadcast goes to every follower as the same bytes, so it is framed once (``frame``, by
+websockets' ``Frame.serialize``) and each connection appends those bytes to its output (``write_frame``)
+instead of framing per send through the ASGI ``send``. The protocol offers itself to the app as the ASGI
+scope extension ``FRAMES``; ``can_write_frames`` says when that is right (open, no per-connection
+compression, the transport not paused), otherwise the app uses the ASGI ``send`` as usual.
 """
 
 from __future__ import annotations
@@ -15,6 +22,10 @@ from typing import Any
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.http11 import Request
+from websockets.protocol import State
+
+from .ws_frames import FRAMES
 
 
 class Inbox:
@@ -99,6 +110,33 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         self.writable = Gate()  # type: ignore[assignment]
         self.writable.set()
         self.out: list[bytes] | None = None
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # none when the handshake was refused
+        if scope is not None:
+            scope["extensions"][FRAMES] = self
+
+    def can_write_frames(self) -> bool:
+        """Whether a frame made by ``frame`` may be written now: the connection is open, nothing (such as
+        permessage-deflate) transforms frames per connection, and the transport is not paused."""
+        return (
+            self.handshake_complete
+            and self.initial_response is None
+            and not self.close_sent
+            and not self.disconnected
+            and self.writable.is_set()
+            and self.conn.state is State.OPEN
+            and not self.conn.extensions
+        )
+
+    def write_frame(self, data: bytes) -> None:
+        """Append one framed frame to this iteration's socket write (check ``can_write_frames`` first)."""
+        if self.out is None:
+            self.out = [data]
+            self.loop.call_soon(self.flush)
+        else:
+            self.out.append(data)
 
     async def send(self, message: Any) -> None:
         """Data frames are written once per event-loop iteration: an answer and the diff it caused (or a

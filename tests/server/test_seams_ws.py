@@ -1,5 +1,6 @@
-"""The minimal queue and event that replace asyncio's in the websocket protocol (lean_ws.py), and the
-server's fallback to uvicorn's own protocol when lean_ws cannot be imported."""
+"""The websocket seam (``seams/uvicorn_ws.py``): the minimal queue and event that replace asyncio's in
+uvicorn's protocol, the server's fallback to uvicorn's own protocol when the seam cannot be imported, and
+its contract with the installed uvicorn and websockets."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 import pytest
 
 from golfrace.client import Client
-from golfrace.lean_ws import Gate, Inbox
+from golfrace.seams.uvicorn_ws import Gate, Inbox
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -48,13 +49,13 @@ async def test_gate_blocks_until_set() -> None:
     assert await asyncio.wait_for(late, 1)
 
 
-async def test_server_falls_back_to_uvicorns_protocol_without_lean_ws(settings, monkeypatch) -> None:
+async def test_server_falls_back_to_uvicorns_protocol_without_the_seam(settings, monkeypatch) -> None:
     from golfrace.app import SANSIO_MODULE, websocket_protocol
-    from golfrace.lean_ws import LeanWebSocketProtocol
+    from golfrace.seams.uvicorn_ws import LeanWebSocketProtocol
     from golfrace.testing import running_server
 
     assert websocket_protocol() is LeanWebSocketProtocol
-    monkeypatch.setitem(sys.modules, "golfrace.lean_ws", None)  # importing it now raises ImportError
+    monkeypatch.setitem(sys.modules, "golfrace.seams.uvicorn_ws", None)  # importing it now raises ImportError
     assert websocket_protocol() == "websockets-sansio"
     async with running_server(settings.with_(port=0)) as running:
         assert running.server.config.ws == "websockets-sansio"

@@ -1,0 +1,31 @@
+// What a screen reader hears after a move: only what changed ("9 of clubs to the discard; column 5 shows
+// 8 of hearts; 15 in the stock"), from the catalogs' `ui.announce` patterns. The whole board stays one key
+// away (B, see keys.js) and is the board's description (aria-describedby).
+import { cardName, t } from "./i18n.js";
+
+/** The change from `before` to `after` that `diff` made, in the language `loc`; null when nothing moved. */
+export function describeChange(before, after, diff, loc) {
+  if (!before || !after || !diff) return null;
+  const name = (code) => cardName(code, loc);
+  const say = (key, params) => t(`ui.announce.${key}`, params, loc);
+  const columnNow = (n) => {
+    const col = after.columns[n - 1] ?? [];
+    return col.length ? say("column_shows", { n, card: name(col[col.length - 1]) }) : say("column_empty", { n });
+  };
+  const discardNow = () => (after.discard ? say("discard_shows", { card: name(after.discard) }) : say("discard_empty"));
+  const parts = [];
+  if (diff.removed) {
+    parts.push(say("to_discard", { card: name(diff.removed.card) }), columnNow(diff.removed.col));
+  } else if (diff.drawn && after.discard) {
+    parts.push(say("to_discard", { card: name(after.discard) }));
+  } else if (diff.restored) {
+    parts.push(say("back_to_column", { card: name(diff.restored.card), n: diff.restored.col }), discardNow());
+  } else if (diff.undrawn && before.discard) {
+    parts.push(say("back_to_stock", { card: name(before.discard) }), discardNow());
+  } else {
+    return null;
+  }
+  parts.push(say("stock", { n: after.stock_count }));
+  if (after.status !== "playing") parts.push(t(`ui.status.${after.status}`, {}, loc));
+  return parts.join("; ");
+}

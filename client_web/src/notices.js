@@ -1,0 +1,47 @@
+// Short race notices shared by the watch view and the race view: "Go!" when the countdown ends, and a line
+// when a racer finishes. Each is said in the polite live region too.
+import { t } from "./i18n.js";
+import { racerName } from "./names.js";
+import { statusText } from "./format.js";
+import { announce } from "./ui.js";
+
+const GO_MS = 1200;
+
+/** Show "Go!" over `container` for a moment (the element is made once per container and reused). */
+export function showGo(container) {
+  let el = container.querySelector(":scope > .go-notice");
+  if (!el) {
+    el = document.createElement("div");
+    el.className = "go-notice";
+    el.setAttribute("aria-hidden", "true"); // said in the live region instead
+    container.append(el);
+  }
+  el.textContent = t("ui.live.go");
+  el.hidden = false;
+  el.classList.remove("show");
+  void el.offsetWidth; // restart the animation
+  el.classList.add("show");
+  clearTimeout(el.timer);
+  el.timer = setTimeout(() => (el.hidden = true), GO_MS);
+  announce(t("ui.live.go"));
+  return el;
+}
+
+/** The line for a racer who has just finished ("Player 2 finished: Won, 350 points"). */
+export function finishedText(racer) {
+  return t("ui.live.finished", { name: racerName(racer), status: statusText(racer.status), score: racer.score ?? 0 });
+}
+
+/**
+ * A tracker of racers' statuses: `seen(racers)` returns the racers who were playing at the last call and are
+ * done now (none on the first call, so a page opened late does not list the finishes it missed).
+ */
+export function finishWatcher() {
+  let last = null;
+  return (racers, skipSeat = null) => {
+    const before = last;
+    last = new Map(racers.map((r) => [r.seat, r.status]));
+    if (!before) return [];
+    return racers.filter((r) => r.seat !== skipSeat && before.get(r.seat) === "playing" && r.status !== "playing");
+  };
+}

@@ -1,0 +1,355 @@
+// Account: sign up or sign in (passkey or username and password); signed in, the profile (games, bests per
+// mode, streak, recent games with replays), names, password, passkeys, devices, and deleting the account.
+import { account, accountErrorText, api, onAccountChange, setAccount } from "../account.js";
+import { clock, statusText } from "../format.js";
+import { t } from "../i18n.js";
+import { el, toast, translate } from "../ui.js";
+import { createPasskey, getPasskey, passkeysAvailable } from "../webauthn.js";
+
+const SIGNED_OUT = `
+  <div class="account-out">
+    <div class="panel">
+      <h1 data-t="account.signup_title"></h1>
+      <p data-t="account.why"></p>
+      <form class="account-form signup-form" novalidate>
+        <label><span data-t="account.username"></span>
+          <input name="username" autocomplete="username" dir="ltr" spellcheck="false" maxlength="20" required>
+          <small data-t="account.username_hint"></small></label>
+        <label><span data-t="account.display"></span><input name="display" maxlength="24" autocomplete="nickname"></label>
+        <button type="button" class="btn primary signup-passkey" data-t="account.signup_passkey"></button>
+        <p class="or" data-t="account.or"></p>
+        <label><span data-t="account.password"></span>
+          <input name="password" type="password" autocomplete="new-password" dir="ltr" maxlength="128">
+          <small data-t="account.password_hint"></small></label>
+        <button type="submit" class="btn signup-password" data-t="account.signup_password"></button>
+      </form>
+    </div>
+    <div class="panel">
+      <h2 data-t="account.signin_title"></h2>
+      <button type="button" class="btn primary signin-passkey" data-t="account.signin_passkey"></button>
+      <p class="or" data-t="account.or"></p>
+      <form class="account-form signin-form" novalidate>
+        <label><span data-t="account.username"></span>
+          <input name="username" autocomplete="username" dir="ltr" spellcheck="false" maxlength="64"></label>
+        <label><span data-t="account.password"></span>
+          <input name="password" type="password" autocomplete="current-password" dir="ltr" maxlength="512"></label>
+        <button type="submit" class="btn signin-password" data-t="account.signin_password"></button>
+      </form>
+    </div>
+  </div>`;
+
+const SIGNED_IN = `
+  <div class="account-in">
+    <div class="panel">
+      <h1 class="account-name"></h1>
+      <p class="account-username" dir="ltr"></p>
+      <div class="row"><button type="button" class="btn sign-out" data-t="account.sign_out"></button></div>
+    </div>
+    <div class="panel">
+      <h2 data-t="account.stats"></h2>
+      <dl class="account-totals"></dl>
+      <div class="table-wrap"><table class="account-modes"><thead><tr>
+        <th data-t="account.mode"></th><th data-t="account.played"></th><th data-t="account.won"></th>
+        <th data-t="account.best_score"></th><th data-t="account.best_time"></th>
+      </tr></thead><tbody></tbody></table></div>
+      <h2 data-t="account.recent"></h2>
+      <ul class="account-recent"></ul>
+      <p class="empty account-no-games" data-t="account.no_games" hidden></p>
+    </div>
+    <div class="panel">
+      <h2 data-t="account.settings"></h2>
+      <form class="account-form display-form" novalidate>
+        <label><span data-t="account.display"></span><input name="display" maxlength="24"></label>
+        <button type="submit" class="btn" data-t="account.save"></button>
+      </form>
+      <form class="account-form rename-form" novalidate>
+        <label><span data-t="account.new_username"></span>
+          <input name="username" dir="ltr" spellcheck="false" maxlength="20"></label>
+        <button type="submit" class="btn" data-t="account.rename"></button>
+      </form>
+      <form class="account-form password-form" novalidate>
+        <label class="current-field"><span data-t="account.current_password"></span>
+          <input name="current" type="password" autocomplete="current-password" dir="ltr"></label>
+        <label><span data-t="account.new_password"></span>
+          <input name="password" type="password" autocomplete="new-password" dir="ltr" maxlength="128"></label>
+        <button type="submit" class="btn" data-t="account.change_password"></button>
+      </form>
+      <p class="account-passkeys"></p>
+      <button type="button" class="btn add-passkey" data-t="account.add_passkey"></button>
+    </div>
+    <div class="panel">
+      <h2 data-t="account.sessions"></h2>
+      <ul class="account-sessions"></ul>
+      <button type="button" class="btn sign-out-all" data-t="account.sign_out_all"></button>
+    </div>
+    <div class="panel danger">
+      <h2 data-t="account.delete_title"></h2>
+      <p data-t="account.delete_warning"></p>
+      <form class="account-form delete-form" novalidate>
+        <label><span data-t="account.delete_confirm"></span><input name="confirm" dir="ltr" spellcheck="false"></label>
+        <button type="submit" class="btn danger" data-t="account.delete"></button>
+      </form>
+    </div>
+  </div>`;
+
+export function createAccountView(app) {
+  const root = el(`
+    <section class="view account-view">
+      <p class="field-error account-error" role="alert" hidden></p>
+      <div class="account-body"></div>
+    </section>`);
+  const body = root.querySelector(".account-body");
+  const errorLine = root.querySelector(".account-error");
+  let loads = 0;
+
+  function showError(err) {
+    errorLine.textContent = err ? accountErrorText(err) : "";
+    errorLine.hidden = !err;
+  }
+
+  /** Signed in or out: the websocket reconnects, so that it is the account's player (or a new guest). */
+  function changed(value) {
+    setAccount(value); // re-renders through the listener below
+    app.reconnect();
+  }
+
+  async function run(button, work) {
+    showError(null);
+    if (button) button.disabled = true;
+    try {
+      await work();
+    } catch (err) {
+      if (err?.name === "NotAllowedError" || err?.name === "AbortError") showError({ code: "passkey_cancelled" });
+      else if (err instanceof Error) showError({ code: "bad_passkey" });
+      else showError(err);
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+
+  const value = (form, name) => form.elements[name].value;
+
+  function renderSignedOut() {
+    body.replaceChildren(el(SIGNED_OUT));
+    const q = (s) => body.querySelector(s);
+    const signup = q(".signup-form");
+    const signin = q(".signin-form");
+    const passkeys = passkeysAvailable();
+    for (const b of [q(".signup-passkey"), q(".signin-passkey")]) b.disabled = !passkeys;
+    q(".signup-passkey").addEventListener("click", (e) =>
+      run(e.currentTarget, async () => {
+        const start = await api("/passkey/signup/options", {
+          username: value(signup, "username"),
+          display: value(signup, "display"),
+          token: app.conn.token,
+        });
+        const credential = await createPasskey(start.options);
+        const done = await api("/passkey/signup", { challenge_id: start.challenge_id, credential });
+        changed(done.account);
+      }),
+    );
+    signup.addEventListener("submit", (e) => {
+      e.preventDefault();
+      run(q(".signup-password"), async () => {
+        const done = await api("/signup", {
+          username: value(signup, "username"),
+          display: value(signup, "display"),
+          password: value(signup, "password"),
+          token: app.conn.token,
+        });
+        changed(done.account);
+      });
+    });
+    q(".signin-passkey").addEventListener("click", (e) =>
+      run(e.currentTarget, async () => {
+        const start = await api("/passkey/signin/options", {});
+        const credential = await getPasskey(start.options);
+        const done = await api("/passkey/signin", { challenge_id: start.challenge_id, credential });
+        changed(done.account);
+      }),
+    );
+    signin.addEventListener("submit", (e) => {
+      e.preventDefault();
+      run(q(".signin-password"), async () => {
+        const done = await api("/signin", { username: value(signin, "username"), password: value(signin, "password") });
+        changed(done.account);
+      });
+    });
+    if (!passkeys) showError({ code: "passkey_unsupported" });
+  }
+
+  function modeName(mode) {
+    const [kind, rules] = mode.split(":");
+    return `${t(`account.kind_${kind}`)} · ${t(`ui.rules_${rules}`)}`;
+  }
+
+  function fillProfile(profile) {
+    const q = (s) => body.querySelector(s);
+    const a = profile.account;
+    q(".account-name").textContent = a.display;
+    q(".account-username").textContent = `@${a.username}`;
+    const totals = q(".account-totals");
+    totals.replaceChildren();
+    for (const [key, n] of [["account.played", profile.stats.played], ["account.won", profile.stats.won],
+      ["account.streak", profile.streak.current], ["account.best_streak", profile.streak.best]]) {
+      const dt = document.createElement("dt");
+      dt.textContent = t(key);
+      const dd = document.createElement("dd");
+      dd.textContent = String(n);
+      dd.dataset.stat = key.split(".")[1];
+      totals.append(dt, dd);
+    }
+    const tbody = q(".account-modes tbody");
+    tbody.replaceChildren();
+    for (const [mode, m] of Object.entries(profile.stats.modes).sort()) {
+      const tr = document.createElement("tr");
+      for (const cell of [modeName(mode), m.played, m.won, m.best_score ?? "—", clock(m.best_time)]) {
+        const td = document.createElement("td");
+        td.textContent = String(cell);
+        tr.append(td);
+      }
+      tbody.append(tr);
+    }
+    const list = q(".account-recent");
+    list.replaceChildren();
+    for (const g of profile.recent) {
+      const li = document.createElement("li");
+      li.dataset.game = g.game;
+      const text = document.createElement("span");
+      text.textContent = `${modeName(g.mode)} · ${statusText(g.status)} · ${g.score} · ${clock(g.elapsed)} · ${new Date(g.finished_at).toLocaleDateString()}`;
+      li.append(text);
+      if (g.race) {
+        const link = document.createElement("a");
+        link.className = "btn small replay-link";
+        link.href = `#/watch/${g.race}`;
+        link.textContent = t("account.replay");
+        li.append(" ", link);
+      }
+      list.append(li);
+    }
+    q(".account-no-games").hidden = profile.recent.length > 0;
+    q(".display-form").elements.display.value = a.display === a.username ? "" : a.display;
+    q(".current-field").hidden = !a.password;
+    q(".account-passkeys").textContent = t("account.passkeys", { n: a.passkeys });
+  }
+
+  function fillSessions(sessions) {
+    const list = body.querySelector(".account-sessions");
+    list.replaceChildren();
+    for (const s of sessions) {
+      const li = document.createElement("li");
+      const text = document.createElement("span");
+      const when = new Date(s.seen).toLocaleString();
+      text.textContent = s.current ? `${t("account.this_device")} · ${when}` : `${s.agent || "—"} · ${when}`;
+      li.append(text);
+      if (!s.current) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "btn small";
+        b.textContent = t("account.sign_out");
+        b.addEventListener("click", () =>
+          run(b, async () => {
+            await api("/signout", { sessions: [s.id] });
+            fillSessions((await api("/sessions")).sessions);
+          }),
+        );
+        li.append(" ", b);
+      }
+      list.append(li);
+    }
+  }
+
+  async function renderSignedIn() {
+    const mine = ++loads;
+    let profile, sessions;
+    try {
+      [profile, sessions] = await Promise.all([api("/profile"), api("/sessions")]);
+    } catch (err) {
+      if (mine !== loads) return;
+      if (err.code === "not_signed_in") return changed(null);
+      return showError(err);
+    }
+    if (mine !== loads) return;
+    body.replaceChildren(el(SIGNED_IN));
+    translate(body);
+    fillProfile(profile);
+    fillSessions(sessions.sessions);
+    root.dataset.profile = "shown";
+    const q = (s) => body.querySelector(s);
+    q(".sign-out").addEventListener("click", (e) => run(e.currentTarget, async () => {
+      await api("/signout", {});
+      changed(null);
+    }));
+    q(".sign-out-all").addEventListener("click", (e) => run(e.currentTarget, async () => {
+      await api("/signout", { all: true });
+      changed(null);
+    }));
+    const saved = (done) => {
+      setAccount(done.account);
+      toast(t("account.saved"));
+      render();
+    };
+    const form = (name, path, fields) => {
+      const f = q(name);
+      f.addEventListener("submit", (e) => {
+        e.preventDefault();
+        run(f.querySelector("button"), async () => saved(await api(path, Object.fromEntries(fields.map((k) => [k, value(f, k)])))));
+      });
+    };
+    form(".display-form", "/display", ["display"]);
+    form(".rename-form", "/rename", ["username"]);
+    form(".password-form", "/password", ["current", "password"]);
+    q(".add-passkey").disabled = !passkeysAvailable();
+    q(".add-passkey").addEventListener("click", (e) => run(e.currentTarget, async () => {
+      const start = await api("/passkey/add/options", {});
+      const credential = await createPasskey(start.options);
+      saved(await api("/passkey/add", { challenge_id: start.challenge_id, credential }));
+    }));
+    const del = q(".delete-form");
+    del.addEventListener("submit", (e) => {
+      e.preventDefault();
+      run(del.querySelector("button"), async () => {
+        await api("/delete", { confirm: value(del, "confirm") });
+        toast(t("account.deleted"));
+        changed(null);
+      });
+    });
+  }
+
+  let shownPlayer; // the account the page shows (null: signed out); undefined before the first render
+  let unlisten = null;
+
+  function render() {
+    shownPlayer = account()?.player ?? null;
+    delete root.dataset.profile;
+    if (account()) {
+      renderSignedIn();
+    } else {
+      loads++;
+      renderSignedOut();
+      translate(body);
+    }
+  }
+
+  return {
+    root,
+    title: "account.nav",
+    mount() {
+      showError(null);
+      render();
+      unlisten = onAccountChange((value) => {
+        if ((value?.player ?? null) !== shownPlayer) render();
+      });
+    },
+    unmount() {
+      loads++;
+      unlisten?.();
+      unlisten = null;
+    },
+    relabel() {
+      translate(root);
+      if (!errorLine.hidden) showError(null);
+      render();
+    },
+  };
+}

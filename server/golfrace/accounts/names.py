@@ -1,0 +1,66 @@
+"""Usernames and display names.
+
+A username is 3 to 20 characters: ASCII letters, digits, ``_`` and ``-``, beginning with a letter. It is
+unique without regard to case (``Ana`` and ``ana`` are one name; the account keeps the spelling it chose) and
+not one of ``RESERVED`` (nor begins with one of ``RESERVED_PREFIXES``). A display name is free text: spaces
+collapsed, at most ``AccountSettings.display_max`` characters, no control characters; empty means the
+username.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .errors import AccountError
+
+USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
+USERNAME_MIN, USERNAME_MAX = 3, 20
+RESERVED = frozenset(
+    {
+        "admin", "administrator", "root", "system", "support", "help", "staff", "team", "moderator", "mod",
+        "official", "owner", "server", "bot", "robot", "golf", "golfrace", "race", "races", "daily", "watch",
+        "leaderboard", "leaderboards", "rules", "play", "api", "www", "mail", "account", "accounts", "login",
+        "logout", "signin", "signout", "signup", "register", "profile", "settings", "me", "you", "self",
+        "guest", "anonymous", "anon", "deleted", "player", "players", "nobody", "null", "undefined", "none",
+        "true", "false", "test", "security", "abuse", "contact", "info", "about", "privacy", "terms",
+    }
+)  # fmt: skip
+RESERVED_PREFIXES = ("golfrace", "admin", "moderator", "deleted")
+
+
+def fold(name: str) -> str:
+    """The form that makes two usernames the same one (ASCII only, so lowercase is enough)."""
+    return name.lower()
+
+
+def check_username(name: object) -> str:
+    """``name`` if it is a valid, unreserved username, else ``bad_username`` with ``params.reason``
+    (``length``, ``characters``, ``reserved``)."""
+    if not isinstance(name, str):
+        raise AccountError("bad_username", "a username is text", reason="characters")
+    if not USERNAME_MIN <= len(name) <= USERNAME_MAX:
+        raise AccountError(
+            "bad_username", f"a username has {USERNAME_MIN} to {USERNAME_MAX} characters", reason="length"
+        )
+    if not USERNAME.fullmatch(name):
+        raise AccountError(
+            "bad_username", "letters, digits, _ and -, beginning with a letter", reason="characters"
+        )
+    folded = fold(name)
+    if folded in RESERVED or folded.startswith(RESERVED_PREFIXES):
+        raise AccountError("bad_username", "this username is reserved", reason="reserved")
+    return name
+
+
+def clean_display(name: object, limit: int) -> str:
+    """A display name as kept: spaces collapsed; ``bad_display_name`` when too long or with control
+    characters."""
+    if not isinstance(name, str):
+        raise AccountError("bad_display_name", "a display name is text")
+    name = " ".join(name.split())
+    if len(name) > limit:
+        raise AccountError("bad_display_name", f"a display name has at most {limit} characters", max=limit)
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in name):
+        raise AccountError("bad_display_name", "a display name has no control characters")
+    return name

@@ -1,0 +1,375 @@
+"""The account operations, over ``AccountStore``, ``Throttle``, ``Passwords`` and ``History``; HTTP lives in
+``routes.py``. One ``Accounts`` per server process, in ``ctx.extras["accounts"]``."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from . import passkeys, sessions
+from .errors import AccountError
+from .history import History
+from .names import check_username, clean_display, fold
+from .passwords import Passwords, check_password, normalise
+from .settings import AccountSettings
+from .store import Account, AccountStore, now_ms
+from .throttle import Throttle
+
+if TYPE_CHECKING:
+    from ..context import Context
+
+log = logging.getLogger("golfrace.accounts")
+CLOSE_SIGNED_OUT = 4401
+"""Close code of a websocket whose session was signed out (it reconnects as a new anonymous player)."""
+DELETED_PREFIX = "deleted-"
+PLAYER_ID = re.compile(r"p[0-9a-f]{16}")
+
+ANONYMISE = """
+local mem = redis.call('HGET', KEYS[2], ARGV[1])
+if not mem then return 0 end
+local score = redis.call('ZSCORE', KEYS[1], mem)
+local blob = redis.call('HGET', KEYS[3], mem)
+redis.call('ZREM', KEYS[1], mem)
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], mem)
+if score and blob then
+  local entry = cjson.decode(blob)
+  entry['player'] = ARGV[2]
+  entry['name'] = ''
+  entry['deleted'] = true
+  local ghost = string.sub(mem, 1, string.find(mem, '|', 1, true)) .. ARGV[2]
+  redis.call('ZADD', KEYS[1], score, ghost)
+  redis.call('HSET', KEYS[3], ghost, cjson.encode(entry))
+end
+return 1
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    account: Account
+    session: str
+    """The new session token: goes to this browser's cookie only."""
+
+
+class Accounts:
+    def __init__(self, ctx: Context, settings: AccountSettings) -> None:
+        self.ctx = ctx
+        self.settings = settings
+        self.store = AccountStore(ctx.redis, settings)
+        self.throttle = Throttle(ctx.redis, settings)
+        self.passwords = Passwords(settings)
+        self.history = History(ctx.redis, settings)
+        self._anonymise = ctx.redis.register_script(ANONYMISE)
+
+    # --- identity ---------------------------------------------------------------------------------------
+    async def _new_player(self, token: object) -> str:
+        """The player id a new account takes: the anonymous token's (its games, bests, streak and history
+        come along) unless that id is an account already; else a fresh one."""
+        player = self.ctx.tokens.verify(token) if isinstance(token, str) and token else None
+        if player is not None and not await self.store.exists(player):
+            return player
+        return self.ctx.tokens.issue()[0]
+
+    async def session_player(self, token: object) -> tuple[str, str] | None:
+        """(player id, session hash) of a live session of an existing account."""
+        parsed = sessions.parse(token)
+        if parsed is None:
+            return None
+        player, hashed = parsed
+        if not await self.store.check_session(player, hashed):
+            return None
+        if not await self.store.exists(player):
+            return None
+        return player, hashed
+
+    async def is_account(self, player: str) -> bool:
+        return await self.store.exists(player)
+
+    async def _open_session(self, account: Account, agent: str) -> SignedIn:
+        token = sessions.new_token(account.player)
+        parsed = sessions.parse(token)
+        assert parsed is not None  # made by new_token
+        await self.store.add_session(account.player, parsed[1], agent)
+        return SignedIn(account, token)
+
+    async def _loaded(self, player: str) -> Account:
+        account = await self.store.load(player)
+        if account is None:
+            raise AccountError("not_signed_in", "the account is gone")
+        return account
+
+    # --- sign-up ----------------------------------------------------------------------------------------
+    async def _check_quota(self, net: str) -> None:
+        if not await self.throttle.signups_left(net):
+            raise AccountError(
+                "too_many_signups",
+                f"at most {self.settings.signups_per_ip} new accounts per address a day",
+                retry_ms=self.settings.signup_window_s * 1000,
+            )
+
+    def check_new(self, username: object, display: object) -> tuple[str, str]:
+        name = check_username(username)
+        return name, clean_display(display if display is not None else "", self.settings.display_max)
+
+    async def _create(self, player: str, username: str, display: str, pw: str | None, net: str) -> Account:
+        if not await self.store.claim_username(username, player):
+            raise AccountError("username_taken", "this username is taken")
+        if not await self.store.create(player, username, display, pw):
+            await self.store.release_username(username, player)
+            raise AccountError("already_signed_in", "this player has an account already")
+        await self.throttle.signed_up(net)
+        await self.history.keep(player)
+        return await self._loaded(player)
+
+    async def sign_up_password(
+        self, username: object, password: object, display: object, token: object, net: str, agent: str
+    ) -> SignedIn:
+        name, shown = self.check_new(username, display)
+        secret = check_password(password, name, self.settings)
+        await self._check_quota(net)
+        if await self.store.owner_of(name) is not None:
+            raise AccountError("username_taken", "this username is taken")
+        hashed = await self.passwords.hash(secret)
+        account = await self._create(await self._new_player(token), name, shown, hashed, net)
+        return await self._open_session(account, agent)
+
+    async def passkey_signup_options(
+        self, party: passkeys.Party, username: object, display: object, token: object, net: str
+    ) -> dict[str, Any]:
+        name, shown = self.check_new(username, display)
+        await self._check_quota(net)
+        if await self.store.owner_of(name) is not None:
+            raise AccountError("username_taken", "this username is taken")
+        player = await self._new_player(token)
+        options, challenge = passkeys.registration_options(party, player, name, shown, [])
+        challenge_id = secrets.token_urlsafe(18)
+        data = {
+            "kind": "signup",
+            "challenge": challenge,
+            "player": player,
+            "username": name,
+            "display": shown,
+        }
+        await self.store.put_challenge(challenge_id, data)
+        return {"challenge_id": challenge_id, "options": options}
+
+    async def passkey_add_options(self, party: passkeys.Party, player: str) -> dict[str, Any]:
+        account = await self._loaded(player)
+        existing = await self.store.passkey_ids(player)
+        if len(existing) >= self.settings.max_passkeys:
+            raise AccountError("too_many_passkeys", f"at most {self.settings.max_passkeys} passkeys")
+        options, challenge = passkeys.registration_options(
+            party, player, account.username, account.display, existing
+        )
+        challenge_id = secrets.token_urlsafe(18)
+        await self.store.put_challenge(
+            challenge_id, {"kind": "add", "challenge": challenge, "player": player}
+        )
+        return {"challenge_id": challenge_id, "options": options}
+
+    async def _challenge(self, challenge_id: object, kind: str) -> dict[str, Any]:
+        data = await self.store.take_challenge(challenge_id) if isinstance(challenge_id, str) else None
+        if data is None or data.get("kind") != kind:
+            raise AccountError("bad_challenge", "this passkey request expired or was used; start again")
+        return data
+
+    async def passkey_signup(
+        self, party: passkeys.Party, challenge_id: object, credential: Any, net: str, agent: str
+    ) -> SignedIn:
+        data = await self._challenge(challenge_id, "signup")
+        new = passkeys.verify_registration(party, credential, data["challenge"])
+        await self._check_quota(net)
+        account = await self._create(data["player"], data["username"], data["display"], None, net)
+        await self.store.add_passkey(account.player, new.credential_id, new.public_key, new.sign_count)
+        return await self._open_session(await self._loaded(account.player), agent)
+
+    async def passkey_add(
+        self, party: passkeys.Party, player: str, challenge_id: object, credential: Any
+    ) -> Account:
+        data = await self._challenge(challenge_id, "add")
+        if data["player"] != player:
+            raise AccountError("bad_challenge", "this passkey request belongs to another session")
+        new = passkeys.verify_registration(party, credential, data["challenge"])
+        await self.store.add_passkey(player, new.credential_id, new.public_key, new.sign_count)
+        return await self._loaded(player)
+
+    # --- sign-in ------------------------------------------------------------------------------------------
+    async def _refuse_if_waiting(self, folded: str, net: str) -> None:
+        wait = await self.throttle.wait_ms(folded, net)
+        if wait > 0:
+            raise AccountError("too_many_attempts", "too many failed sign-ins; wait and retry", retry_ms=wait)
+
+    async def sign_in_password(self, username: object, password: object, net: str, agent: str) -> SignedIn:
+        name = username if isinstance(username, str) else ""
+        folded = fold(name[:64])
+        await self._refuse_if_waiting(folded, net)
+        secret = password if isinstance(password, str) else ""
+        secret = secret[: self.settings.password_max * 4]
+        player = await self.store.owner_of(folded) if 0 < len(folded) <= 20 else None
+        account = await self.store.load(player) if player is not None else None
+        ok = await self.passwords.verify(account.pw if account else None, normalise(secret))
+        if not ok or account is None:
+            wait = await self.throttle.failed(folded, net)
+            params = {"retry_ms": wait} if wait else {}
+            raise AccountError("bad_credentials", "this username and password do not match", **params)
+        await self.throttle.succeeded(folded)
+        if account.pw is not None and self.passwords.needs_rehash(account.pw):
+            with contextlib.suppress(Exception):
+                rehashed = await self.passwords.hash(normalise(secret))
+                await self.store.set_fields(account.player, pw=rehashed)
+        return await self._open_session(account, agent)
+
+    async def passkey_signin_options(self, party: passkeys.Party) -> dict[str, Any]:
+        options, challenge = passkeys.authentication_options(party)
+        challenge_id = secrets.token_urlsafe(18)
+        await self.store.put_challenge(challenge_id, {"kind": "signin", "challenge": challenge})
+        return {"challenge_id": challenge_id, "options": options}
+
+    async def passkey_signin(
+        self, party: passkeys.Party, challenge_id: object, credential: Any, net: str, agent: str
+    ) -> SignedIn:
+        data = await self._challenge(challenge_id, "signin")
+        player, credential_id = passkeys.claimed_user(credential)
+        await self._refuse_if_waiting(player[:20], net)
+        entry = await self.store.passkey(player, credential_id) if keys_ok(player) else None
+        if entry is None:
+            await self.throttle.failed(player[:20], net)
+            raise AccountError("bad_passkey", "this passkey is not one of an account here")
+        try:
+            count = passkeys.verify_authentication(
+                party, credential, data["challenge"], entry["public_key"], int(entry["sign_count"])
+            )
+        except AccountError:
+            await self.throttle.failed(player[:20], net)
+            raise
+        await self.store.used_passkey(player, credential_id, entry, count)
+        return await self._open_session(await self._loaded(player), agent)
+
+    # --- sessions -----------------------------------------------------------------------------------------
+    async def list_sessions(self, player: str, current: str) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": info.id,
+                "created": info.created,
+                "seen": info.seen,
+                "agent": info.agent,
+                "current": h == current,
+            }
+            for h, info in await self.store.list_sessions(player)
+        ]
+
+    async def sign_out(self, player: str, which: list[str] | None, keep: str | None = None) -> int:
+        """Sign out the sessions whose id is in ``which`` (None: all), except ``keep`` (a stored hash)."""
+        listed = await self.store.list_sessions(player)
+        drop = [h for h, info in listed if (which is None or info.id in which) and h != keep]
+        await self.store.drop_sessions(player, drop)
+        self.close_connections(player, set(drop))
+        return len(drop)
+
+    def close_connections(self, player: str, hashes: set[str]) -> None:
+        """This instance's websockets opened with one of these sessions (other instances' ones go on until
+        they reconnect: documented)."""
+        for live in list(self.ctx.sessions):
+            if live.player == player and live.extras.get("account_session") in hashes:
+                live.close(CLOSE_SIGNED_OUT)
+
+    # --- the account's own data -----------------------------------------------------------------------
+    async def change_password(self, player: str, current_hash: str, old: object, new: object) -> Account:
+        account = await self._loaded(player)
+        if account.pw is not None:
+            ok = await self.passwords.verify(account.pw, normalise(old if isinstance(old, str) else ""))
+            if not ok:
+                raise AccountError("bad_credentials", "the current password does not match")
+        secret = check_password(new, account.username, self.settings)
+        await self.store.set_fields(player, pw=await self.passwords.hash(secret), pw_changed=now_ms())
+        await self.sign_out(player, None, keep=current_hash)
+        return await self._loaded(player)
+
+    async def set_display(self, player: str, display: object) -> Account:
+        shown = clean_display(display, self.settings.display_max)
+        await self.store.set_fields(player, display=shown)
+        return await self._loaded(player)
+
+    async def rename(self, player: str, username: object) -> Account:
+        account = await self._loaded(player)
+        name = check_username(username)
+        if fold(name) == fold(account.username):
+            await self.store.set_fields(player, username=name)  # only the spelling changes
+            return await self._loaded(player)
+        if account.renamed and now_ms() < account.renamed + self.settings.rename_every_s * 1000:
+            at = account.renamed + self.settings.rename_every_s * 1000
+            raise AccountError("rename_too_soon", "one username change a week", retry_ms=at - now_ms())
+        if not await self.store.claim_username(name, player):
+            raise AccountError("username_taken", "this username is taken")
+        await self.store.set_fields(player, username=name, renamed=now_ms())
+        await self.store.release_username(account.username, player)
+        return await self._loaded(player)
+
+    async def profile(self, player: str, recent: int = 20) -> dict[str, Any]:
+        account = await self._loaded(player)
+        games = await self.history.recent(player, recent)
+        streak: dict[str, int] = {"current": 0, "best": 0}
+        races = self.ctx.extras.get("races")
+        if races is not None:
+            with contextlib.suppress(Exception):
+                from ..races.daily import day_of
+
+                s = await races.service.daily.streak(player)
+                streak = {"current": s.current(day_of(now_ms())), "best": s.best}
+        return {
+            "account": account.public(self.settings),
+            "stats": await self.history.stats(player),
+            "streak": streak,
+            "recent": [_summary(g) for g in games],
+            "open": await self.ctx.store.player_games(player),
+        }
+
+    async def delete(self, player: str, confirm: object) -> None:
+        """The account and its personal data go; its public leaderboard entries become a deleted player's."""
+        account = await self._loaded(player)
+        if not isinstance(confirm, str) or fold(confirm) != fold(account.username):
+            raise AccountError("bad_request", "confirm with the account's username", field="confirm")
+        ghost = DELETED_PREFIX + secrets.token_hex(6)
+        for board in await self.store.boards_of(player):
+            base = f"lb:{{{board}}}"
+            await self._anonymise(keys=[base + ":z", base + ":p", base + ":e"], args=[player, ghost])
+        games = await self.history.forget(player)
+        redis = self.ctx.redis
+        days = sorted({g.daily for g in games if g.daily})
+        for day in days:
+            await redis.hdel(f"daily:{{{day}}}:done", player)
+        base = f"lb:{{pb:{player}}}"
+        await redis.delete(base + ":z", base + ":p", base + ":e")
+        await redis.delete(f"streak:{{{player}}}")
+        await redis.delete(f"player:{{{player}}}", f"player:{{{player}}}:games")
+        listed = await self.store.list_sessions(player)
+        await self.store.remove(player, account.username)
+        self.close_connections(player, {h for h, _ in listed})
+
+
+def _summary(game: Any) -> dict[str, Any]:
+    out = {
+        "game": game.game,
+        "mode": game.mode,
+        "kind": game.kind,
+        "rules": game.rules,
+        "status": game.status,
+        "score": game.score,
+        "moves": game.moves,
+        "elapsed": game.elapsed,
+        "finished_at": game.finished_at,
+        "ranked": game.ranked,
+        "race": game.race,
+        "daily": game.daily,
+    }
+    return out
+
+
+def keys_ok(player: str) -> bool:
+    """Whether ``player`` has the shape of a player id (a user handle from a browser is untrusted)."""
+    return PLAYER_ID.fullmatch(player) is not None

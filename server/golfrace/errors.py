@@ -1,0 +1,79 @@
+"""The closed set of error codes the server sends (websocket ``error``/``refused`` and HTTP error bodies), and
+``ProtocolError``, the error a handler raises to answer a client message with one of them.
+
+Every error Golf Race raises on purpose descends from ``engine.errors.GolfError``; every code here has a text
+in each catalog (``ui.errors.<code>``), which the clients show instead of the server's English ``message``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from .engine.errors import GolfError
+
+
+class ErrorCode(StrEnum):
+    """Every code of an ``error`` message or an HTTP error body; documented in docs/protocol.md."""
+
+    # the wire
+    BAD_FRAME = "bad_frame"
+    TOO_BIG = "too_big"
+    BAD_TYPE = "bad_type"
+    BAD_FIELD = "bad_field"
+    NO_HELLO = "no_hello"
+    BAD_TOKEN = "bad_token"
+    BAD_CODE = "bad_code"
+    NO_GAME = "no_game"
+    NOT_PLAYER = "not_player"
+    NOT_OPEN = "not_open"
+    STALE_SEQ = "stale_seq"
+    TOO_MANY_GAMES = "too_many_games"
+    RATE_LIMITED = "rate_limited"
+    BUSY = "busy"
+    UNAVAILABLE = "unavailable"
+    INTERNAL = "internal"
+    # races, leaderboards, the daily challenge, replays (raised as races.errors.RaceError)
+    RACE_NOT_FOUND = "race_not_found"
+    RACE_FULL = "race_full"
+    RACE_STARTED = "race_started"
+    NOT_HOST = "not_host"
+    NOT_RACER = "not_racer"
+    RACE_NOT_STARTED = "race_not_started"
+    RACE_OVER = "race_over"
+    GAME_ENDED = "game_ended"
+    UNDO_DISABLED = "undo_disabled"
+    RACE_NOT_FINISHED = "race_not_finished"
+    OWN_RACE = "own_race"
+    BAD_OPTION = "bad_option"
+    GAME_NOT_FOUND = "game_not_found"
+    GAME_NOT_ENDED = "game_not_ended"
+    REPLAY_MISMATCH = "replay_mismatch"
+    BAD_DATE = "bad_date"
+    NO_DAILY = "no_daily"
+    # hints
+    HINT_BUSY = "hint_busy"
+    # HTTP only
+    BAD_LOCALE = "bad_locale"
+    NOT_FOUND = "not_found"
+    BAD_METHOD = "bad_method"
+
+
+class ProtocolError(GolfError):
+    """A client message we cannot act on; becomes an ``error`` message with ``code`` (one of ``ErrorCode``;
+    another code is a bug of the server and raises ``ValueError`` at once)."""
+
+    code = "protocol_error"
+
+    def __init__(self, code: str, message: str, ref: Any = None, **params: Any) -> None:
+        super().__init__(message, **params)
+        self.code = ErrorCode(code).value
+        self.ref = ref
+
+    def to_message(self) -> dict[str, Any]:
+        msg: dict[str, Any] = {"t": "error", "code": self.code, "message": self.message}
+        if self.ref is not None:
+            msg["ref"] = self.ref
+        if self.params:
+            msg["params"] = self.params
+        return msg

@@ -1,0 +1,383 @@
+"""What one connection sends and when, as a state machine without I/O (in the manner of websockets'
+``protocol.py``): the games it follows with the version its client holds, and its bounded send queue.
+
+Events go in as method calls — a diff arrived (``diff_arrived``), a fill is done or failed, the client asked
+for a resync, the queue drained, a retry is due — and come out as frames in ``outbox`` (the adapter writes
+them to the socket in order) and as actions for the adapter to carry out: ``Fill`` (read the store from a
+version on), ``RetryAfter`` (call ``retry_due`` in so many seconds), ``CancelRetry`` and ``Close``. No
+asyncio, sockets or Redis here; ``session.py`` is the adapter. Frames are opaque to the machine.
+
+The rules: the client gets each version of a game exactly once and in order. A diff at the version after
+the one it holds is queued; an older one is skipped (our own echo, or covered by a snapshot); a later one
+opens a gap, filled from the store (``Fill``) while later diffs wait in ``pending``. A broadcast to a full
+queue is dropped and its game is ``lagging`` until the queue drains, then filled. Answers are never dropped;
+a queue that stays full for ``slow_grace`` seconds, or holds twice its size, closes the connection (4008).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from .protocol import CLOSE_TOO_SLOW
+
+
+class Follow:
+    """A game this connection follows: its role and the version the client holds."""
+
+    __slots__ = (
+        "again",
+        "again_from",
+        "failures",
+        "fill_from",
+        "filling",
+        "lagging",
+        "pending",
+        "role",
+        "v",
+        "waiting",
+    )
+
+    def __init__(self, role: str, v: int, filling: bool = False) -> None:
+        self.role = role
+        self.v = v
+        """The last version queued to the client; -1 while ``open`` reads the game (diffs wait)."""
+        self.filling = filling
+        self.lagging = False
+        """A broadcast of this game was dropped (full queue, or a failed fill): filled when it drains."""
+        self.again = False
+        """Fill once more when the running fill ends (the store may hold diffs it did not read)."""
+        self.again_from: int | None = None
+        """The version that fill starts from when a client's ``resync`` asked for an older one meanwhile."""
+        self.fill_from = 0
+        """The version the running (or last) fill started from."""
+        self.failures = 0
+        """Fills that failed in a row: the next one waits ``fill_retry_s * 2**failures``."""
+        self.waiting = False
+        """A retry of a failed fill is pending (one at a time)."""
+        self.pending: list[tuple[int, int, Any]] = []
+        """Diffs (v, from, frame) that arrived while the game was read or filled."""
+
+    def __repr__(self) -> str:
+        flags = [n for n in ("filling", "lagging", "again", "waiting") if getattr(self, n)]
+        return f"Follow({self.role!r}, v={self.v}{''.join(', ' + f for f in flags)})"
+
+
+class Fill(NamedTuple):
+    """Read the store and call ``fill_started``, then ``fill_done`` or ``fill_failed``; ``from_v`` None: from
+    the version the client holds."""
+
+    game: str
+    follow: Follow
+    from_v: int | None = None
+
+
+class RetryAfter(NamedTuple):
+    """Call ``retry_due(game, follow)`` after ``seconds``."""
+
+    game: str
+    follow: Follow
+    seconds: float
+
+
+class CancelRetry(NamedTuple):
+    """The retry armed for ``game`` is no longer wanted."""
+
+    game: str
+
+
+class Close(NamedTuple):
+    """Close the connection with ``code``; the frames still queued were discarded."""
+
+    code: int
+
+
+Action = Fill | RetryAfter | CancelRetry | Close
+NONE: tuple[Action, ...] = ()
+
+
+class Connection:
+    """The follow/fill and send-queue state of one connection. Every event method returns the actions it
+    caused (often none); frames to write are appended to ``outbox``."""
+
+    __slots__ = (
+        "_actions",
+        "_lagging",
+        "clock",
+        "close_code",
+        "fill_retry_max_s",
+        "fill_retry_s",
+        "follows",
+        "full_since",
+        "on_drop",
+        "outbox",
+        "pending_limit",
+        "send_queue",
+        "slow_grace",
+    )
+
+    def __init__(
+        self,
+        *,
+        send_queue: int,
+        slow_grace: float,
+        pending_limit: int,
+        fill_retry_s: float,
+        fill_retry_max_s: float,
+        clock: Callable[[], float],
+        on_drop: Callable[[], None] | None = None,
+    ) -> None:
+        self.send_queue = send_queue
+        self.slow_grace = slow_grace
+        self.pending_limit = pending_limit
+        self.fill_retry_s = fill_retry_s
+        self.fill_retry_max_s = fill_retry_max_s
+        self.clock = clock
+        """Seconds, monotonic: only read when the queue is full (the slow-client rule)."""
+        self.on_drop = on_drop
+        """Called for each broadcast dropped at a full queue (a metric)."""
+        self.follows: dict[str, Follow] = {}
+        self.outbox: deque[Any] | None = None
+        """Frames to write, oldest first; None when empty (thousands of idle connections hold none)."""
+        self.full_since: float | None = None
+        self.close_code: int | None = None
+        self._lagging = 0
+        """Follows marked lagging by a drop since the queue last drained (a catch-up is due)."""
+        self._actions: list[Action] | None = None
+
+    # --- the send queue -------------------------------------------------------------------------------
+    def answer(self, frame: Any) -> tuple[Action, ...]:
+        """An answer to the client's own message: never dropped (a queue twice full closes instead)."""
+        self._push(frame, broadcast=False)
+        return self._take()
+
+    def broadcast(self, frame: Any) -> tuple[Action, ...]:
+        """A broadcast that is not a game's diff (race events…): dropped when the queue is full."""
+        self._push(frame, broadcast=True)
+        return self._take()
+
+    def drained(self) -> tuple[Action, ...]:
+        """Everything in ``outbox`` was written: games whose broadcasts were dropped are filled now."""
+        if self.close_code is not None:
+            return NONE
+        if not self.outbox:
+            self.outbox = None
+        self.full_since = None
+        if self._lagging:
+            self._lagging = 0
+            for game, follow in self.follows.items():
+                if follow.lagging and not follow.filling and not follow.waiting:  # a retry waits its turn
+                    self._fill(game, follow)
+        return self._take()
+
+    def close(self, code: int) -> bool:
+        """Close with ``code``: queued frames are discarded. False when closing already."""
+        if self.close_code is not None:
+            return False
+        self.close_code = code
+        self.outbox = None
+        return True
+
+    @property
+    def queued(self) -> int:
+        return len(self.outbox) if self.outbox is not None else 0
+
+    def _push(self, frame: Any, broadcast: bool) -> bool:
+        if self.close_code is not None:
+            return False
+        queue = self.outbox
+        if queue is None:
+            queue = self.outbox = deque()
+        elif len(queue) >= self.send_queue:
+            now = self.clock()
+            if self.full_since is None:
+                self.full_since = now
+            if now - self.full_since > self.slow_grace or len(queue) >= 2 * self.send_queue:
+                self._close_slow()
+                return False
+            if broadcast:
+                if self.on_drop is not None:
+                    self.on_drop()
+                return False
+        queue.append(frame)
+        return True
+
+    def _check_slow(self) -> None:
+        full = self.full_since
+        if full is not None and self.queued >= self.send_queue and self.clock() - full > self.slow_grace:
+            self._close_slow()
+
+    def _close_slow(self) -> None:
+        if self.close(CLOSE_TOO_SLOW):
+            self._act(Close(CLOSE_TOO_SLOW))
+
+    # --- following games ----------------------------------------------------------------------------
+    def opening(self, game: str, role: str) -> Follow | None:
+        """Before subscribing to a game not followed yet: a placeholder that holds the diffs arriving until
+        ``followed``. None when the game is followed already."""
+        if game in self.follows:
+            return None
+        placeholder = self.follows[game] = Follow(role, -1, filling=True)
+        return placeholder
+
+    def abandon(self, game: str, placeholder: Follow | None) -> tuple[Action, ...]:
+        """``open`` failed: drop its placeholder (a follow made meanwhile stays)."""
+        if placeholder is not None and self.follows.get(game) is placeholder:
+            self._drop(game, placeholder)
+        return self._take()
+
+    def followed(self, game: str, role: str, v: int, snapshot: Any) -> tuple[Action, ...]:
+        """The game's snapshot at ``v`` goes to the client now (an answer); diffs that came while it was read
+        are passed on through the version checks."""
+        before = self.follows.get(game)
+        if before is not None and before.waiting:
+            self._act(CancelRetry(game))
+        follow = self.follows[game] = Follow(role, v)
+        self._push(snapshot, broadcast=False)
+        if before is not None and before.v < 0:
+            for v2, frm, frame in before.pending:
+                self._offer(game, follow, v2, frm, frame)
+            if before.again and not follow.filling:  # messages were missed meanwhile (hub resume)
+                self._fill(game, follow)
+        return self._take()
+
+    def unfollowed(self, game: str) -> tuple[Action, ...]:
+        follow = self.follows.get(game)
+        if follow is not None:
+            self._drop(game, follow)
+        return self._take()
+
+    def missed(self, game: str) -> tuple[Action, ...]:
+        """Diffs of ``game`` may have been lost on the way (a pub/sub reconnect): fill, now or after the
+        running fill."""
+        follow = self.follows.get(game)
+        if follow is not None and not self.defer_fill(follow):
+            self._fill(game, follow)
+        return self._take()
+
+    def defer_fill(self, follow: Follow, from_v: int | None = None) -> bool:
+        """While a fill runs (or ``open`` reads the game), a new reason to fill makes it go on once more when
+        it ends, from ``from_v`` if that is older than where it started. False when none runs: the caller
+        fills now."""
+        if not follow.filling:
+            return False
+        follow.again = True
+        if from_v is not None and from_v < follow.fill_from:
+            follow.again_from = from_v if follow.again_from is None else min(follow.again_from, from_v)
+        return True
+
+    def diff_arrived(self, game: str, v: Any, frm: Any, frame: Any) -> tuple[Action, ...]:
+        """A broadcast diff of ``game`` from version ``frm`` to ``v``."""
+        follow = self.follows.get(game)
+        if follow is not None and isinstance(v, int) and isinstance(frm, int):
+            self._offer(game, follow, v, frm, frame)
+            if self._actions is not None:
+                return self._take()
+        return NONE
+
+    def _offer(self, game: str, follow: Follow, v: int, frm: int, frame: Any) -> None:
+        if follow.filling:
+            if len(follow.pending) < self.pending_limit:
+                follow.pending.append((v, frm, frame))
+            return
+        if follow.lagging:
+            self._check_slow()
+            return  # left to the catch-up
+        if v <= follow.v:
+            return  # already sent (our own echo, or covered by a snapshot)
+        if frm != follow.v:
+            follow.pending.append((v, frm, frame))
+            self._fill(game, follow)
+            return
+        if self._push(frame, broadcast=True):
+            follow.v = v
+        else:
+            follow.lagging = True
+            self._lagging += 1
+
+    # --- fills ----------------------------------------------------------------------------------------
+    def fill_started(self, follow: Follow, from_v: int | None = None) -> int:
+        """A fill reads the store now; returns the version it reads from."""
+        follow.filling = True
+        follow.fill_from = follow.v if from_v is None else from_v
+        return follow.fill_from
+
+    def wants_snapshot(self, missed: int | None) -> bool:
+        """A fill that found ``missed`` diffs in the store (None: the buffer no longer reaches back) sends a
+        snapshot instead when they would take more than half the send queue."""
+        return missed is None or missed > max(1, self.send_queue // 2)
+
+    def is_current(self, game: str, follow: Follow) -> bool:
+        return self.follows.get(game) is follow
+
+    def fill_abandoned(self, follow: Follow) -> None:
+        """The fill's game is no longer followed as ``follow`` (closed, or opened again): it just ends."""
+        follow.filling = False
+
+    def fill_done(self, game: str, follow: Follow, v: int, frames: list[Any]) -> tuple[Action, ...]:
+        """The fill read ``frames`` (the missed diffs, or one snapshot) that bring the client to ``v``: they
+        are queued as answers, then the diffs that waited meanwhile pass the version checks."""
+        follow.filling = False
+        if self.follows.get(game) is not follow:
+            return NONE
+        for frame in frames:
+            self._push(frame, broadcast=False)
+        follow.v = v
+        follow.lagging = False
+        follow.failures = 0
+        pending, follow.pending = follow.pending, []
+        for v2, frm, frame in pending:
+            self._offer(game, follow, v2, frm, frame)
+        if follow.again and not follow.filling:
+            from_again, follow.again, follow.again_from = follow.again_from, False, None
+            self._fill(game, follow, from_again)
+        return self._take()
+
+    def fill_failed(self, game: str, follow: Follow) -> tuple[Action, ...]:
+        """The store could not be read (Redis away): tried again after a growing wait, one retry at a time."""
+        follow.filling = False
+        follow.lagging = True
+        if not follow.waiting and self.follows.get(game) is follow:
+            delay = min(self.fill_retry_s * 2**follow.failures, self.fill_retry_max_s)
+            follow.failures += 1
+            follow.waiting = True
+            self._act(RetryAfter(game, follow, delay))
+        return self._take()
+
+    def retry_due(self, game: str, follow: Follow) -> tuple[Action, ...]:
+        follow.waiting = False
+        if self.follows.get(game) is follow and not follow.filling and self.close_code is None:
+            self._fill(game, follow)
+        return self._take()
+
+    def shutdown(self) -> tuple[Action, ...]:
+        """The connection ended: every armed retry is cancelled, nothing is followed or queued any more."""
+        self.outbox = None
+        for game, follow in list(self.follows.items()):
+            self._drop(game, follow)
+        return self._take()
+
+    # --- internals ------------------------------------------------------------------------------------
+    def _fill(self, game: str, follow: Follow, from_v: int | None = None) -> None:
+        follow.filling = True
+        self._act(Fill(game, follow, from_v))
+
+    def _drop(self, game: str, follow: Follow) -> None:
+        del self.follows[game]
+        if follow.waiting:
+            follow.waiting = False
+            self._act(CancelRetry(game))
+
+    def _act(self, action: Action) -> None:
+        if self._actions is None:
+            self._actions = [action]
+        else:
+            self._actions.append(action)
+
+    def _take(self) -> tuple[Action, ...]:
+        actions = self._actions
+        if actions is None:
+            return NONE
+        self._actions = None
+        return tuple(actions)

@@ -1,0 +1,12 @@
+"""Every place Golf Race relies on a library's internals rather than its documented API, in one package.
+
+- ``uvicorn_ws``: our subclass of uvicorn's websockets-sansio protocol (trimmed per-connection state, one
+  socket write per loop iteration, frames written as framed once for many connections);
+  ``ws_frames``: that framing, by ``websockets``.
+- ``redis_wire``: the store's batcher below redis-py's pipeline API (a connection of the pool's, packed
+  commands, one write, each reply parsed as a pipeline would, redis-py's retry).
+
+``tests/server/test_seams.py`` holds these against the installed libraries (the exact attributes and
+behaviours relied upon), so an incompatible release fails there loudly; ``pyproject.toml`` pins the tested
+upper bounds.
+"""

@@ -1,0 +1,182 @@
+"""Learning to play (issue 13.13): the first visit's walkthrough on the seeds' example deal, skipping and
+replaying it, the rules page's example drawn as cards with "Play this deal", and the playable-cards aid (never
+in a race). In English and Hebrew, on a phone (390×844) and a desktop (1440×900), with screenshots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from golfrace.engine import Draw, Game, Tap
+
+from .helpers import EXAMPLE_CODE, deal, host_race, shot
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1440, "height": 900}
+SCREENS = [("en", PHONE), ("en", DESKTOP), ("he", PHONE), ("he", DESKTOP)]
+IDS = ["en-phone", "en-desktop", "he-phone", "he-desktop"]
+EXAMPLE_LINE = [Draw(), Tap(5), Tap(2)]  # the seeds' example: draw 8♠, 9♣ from column 5, 8♣ from column 2
+
+
+def visit(new_context: Any, url: str, viewport: dict[str, int], first_visit: bool = False) -> Any:
+    phone = viewport == PHONE
+    ctx = new_context(viewport=viewport, first_visit=first_visit, has_touch=phone, is_mobile=phone)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    page.errors = errors
+    return page
+
+
+def columns_shown(page: Any, board: str) -> list[list[str]]:
+    return page.evaluate(
+        """sel => [...document.querySelectorAll(sel + ' .column')].map(
+             c => [...c.querySelectorAll('.card')].map(e => e.dataset.card))""",
+        board,
+    )
+
+
+def engine_columns(game: Game) -> list[list[str]]:
+    return [[c.code for c in col] for col in game.columns]
+
+
+def discard_shown(page: Any, board: str) -> str | None:
+    return page.evaluate(f"document.querySelector('{board} .discard .card')?.dataset.card ?? null")
+
+
+def on_screen(page: Any, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    size = page.viewport_size
+    assert box is not None, selector
+    assert box["x"] >= 0 and box["y"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= size["width"] + 1 and box["y"] + box["height"] <= size["height"] + 1, (
+        selector,
+        box,
+        size,
+    )
+
+
+@pytest.mark.parametrize(("lang", "viewport"), SCREENS, ids=IDS)
+def test_first_visit_walkthrough_plays_the_example(
+    new_context: Any, web_server: Any, lang: str, viewport: dict[str, int]
+) -> None:
+    page = visit(new_context, f"{web_server.http}/?lang={lang}", viewport, first_visit=True)
+    walk = "dialog.walkthrough"
+    page.wait_for_selector(f"{walk}[open][data-step=intro]")
+    assert page.get_attribute("html", "dir") == ("rtl" if lang == "he" else "ltr")
+    game = Game.new(EXAMPLE_CODE)
+    assert columns_shown(page, walk) == engine_columns(game)
+    assert discard_shown(page, walk) == game.discard.code
+    shot(page, f"learn-intro-{lang}-{viewport['width']}")
+    page.click(f"{walk} .next")
+    page.wait_for_selector(f"{walk}[data-step=draw]")
+    # the stock is the card to play: highlighted, on screen; another card is refused with a word
+    on_screen(page, f"{walk} .stock")
+    assert "hinted" in (page.get_attribute(f"{walk} .stock", "class") or "")
+    page.click(f'{walk} .column[data-col="1"] .card.free')
+    page.wait_for_function(f"document.querySelector('{walk} .walk-wrong').textContent.length > 0")
+    assert page.get_attribute(walk, "data-step") == "draw"
+    for action, step in zip(EXAMPLE_LINE, ("nine", "eight", "done"), strict=True):
+        if isinstance(action, Draw):
+            page.click(f"{walk} .stock")
+        else:
+            target = f'{walk} .column[data-col="{action.column}"] .card.free'
+            on_screen(page, target)
+            assert "hinted" in (page.get_attribute(target, "class") or "")
+            page.click(target)
+        page.wait_for_selector(f"{walk}[data-step={step}]")
+        game = game.apply(action)
+        assert columns_shown(page, walk) == engine_columns(game), step
+        assert discard_shown(page, walk) == game.discard.code, step
+        if step == "nine":
+            shot(page, f"learn-step-{lang}-{viewport['width']}")
+    assert game.discard.code == "8C" and game.score == 20
+    shot(page, f"learn-done-{lang}-{viewport['width']}")
+    page.click(f"{walk} .next")  # "Start playing"
+    page.wait_for_selector(walk, state="detached")
+    page.wait_for_selector(".play[data-v]")
+    # seen: the next visit starts on the board
+    page.reload()
+    page.wait_for_selector(".play[data-v]")
+    assert page.locator(walk).count() == 0
+    assert not page.errors
+
+
+@pytest.mark.parametrize(("lang", "viewport"), SCREENS, ids=IDS)
+def test_rules_page_shows_the_example_and_plays_it(
+    new_context: Any, web_server: Any, lang: str, viewport: dict[str, int]
+) -> None:
+    page = visit(new_context, f"{web_server.http}/?lang={lang}", viewport, first_visit=True)
+    page.wait_for_selector("dialog.walkthrough[open]")
+    page.keyboard.press("Escape")  # skipped
+    page.wait_for_selector("dialog.walkthrough", state="detached")
+    page.click(".nav a[data-view=rules]")
+    page.wait_for_selector(f".rules-view[data-loaded={lang}] .rules-body .rules-example")
+    board = ".rules-example .example-table"
+    assert columns_shown(page, board) == engine_columns(Game.new(EXAMPLE_CODE))
+    steps = page.evaluate(
+        f"[...document.querySelectorAll('{board} .card[data-step]')]"
+        ".map(c => [c.dataset.step, c.dataset.card])"
+    )
+    assert sorted(steps) == [["1", "9C"], ["2", "8C"]]
+    assert page.text_content(".rules-example .example-caption bdi") == EXAMPLE_CODE
+    page.locator(".rules-example").scroll_into_view_if_needed()
+    shot(page, f"learn-rules-{lang}-{viewport['width']}")
+    # the walkthrough again, from the rules
+    page.click(".rules-example .replay-walk")
+    page.wait_for_selector("dialog.walkthrough[open][data-step=intro]")
+    page.click("dialog.walkthrough .skip")
+    page.wait_for_selector("dialog.walkthrough", state="detached")
+    page.click(".rules-example .play-example")
+    page.wait_for_function(
+        "code => location.hash === '#/' && document.querySelector('[data-testid=code]')?.textContent === code"
+        " && document.querySelector('.play')?.dataset.v === '0'",
+        arg=EXAMPLE_CODE,
+    )
+    assert columns_shown(page, ".play .board") == engine_columns(Game.new(EXAMPLE_CODE))
+    assert not page.errors
+
+
+@pytest.mark.parametrize(("lang", "viewport"), SCREENS, ids=IDS)
+def test_playable_cards_aid_in_play_but_never_in_a_race(
+    new_context: Any, web_server: Any, lang: str, viewport: dict[str, int]
+) -> None:
+    page = visit(new_context, f"{web_server.http}/?lang={lang}#/rules", viewport)
+    page.wait_for_selector(".rules-example .aid-switch input")
+    page.check(".rules-example .aid-switch input")
+    page.click(".nav a[data-view=play]")
+    page.wait_for_selector(".play[data-v]")
+    deal(page, EXAMPLE_CODE)
+    game = Game.new(EXAMPLE_CODE)
+
+    def marked() -> list[int]:
+        return page.evaluate(
+            "[...document.querySelectorAll('.play .card.playable')].map(c => +c.parentElement.dataset.col)"
+        )
+
+    assert marked() == []  # A♣ on the discard: nothing fits
+    for action in EXAMPLE_LINE:
+        v = int(page.get_attribute(".play", "data-v"))
+        page.click(
+            ".board .stock" if isinstance(action, Draw) else f'.column[data-col="{action.column}"] .card.free'
+        )
+        page.wait_for_selector(f'.play[data-v="{v + 1}"]')
+        game = game.apply(action)
+        page.wait_for_function(
+            "cols => JSON.stringify([...document.querySelectorAll('.play .card.playable')]"
+            ".map(c => +c.parentElement.dataset.col)) === JSON.stringify(cols)",
+            arg=[c + 1 for c in game.playable_columns()],
+        )
+        if isinstance(action, Draw):
+            shot(page, f"learn-aid-{lang}-{viewport['width']}")
+    assert marked() == [c + 1 for c in game.playable_columns()]
+    # a race (ranked): the same player's board is never marked
+    host, race_id = host_race(new_context, web_server.http)
+    host.close()
+    page.goto(f"{web_server.http}/?lang={lang}#/race/{race_id}")
+    page.wait_for_selector(".race-room")
+    assert page.evaluate("document.querySelectorAll('.card.playable').length") == 0
+    assert page.evaluate("localStorage.getItem('golfrace.aid')") == "on"
+    assert not page.errors

@@ -1,0 +1,189 @@
+"""Play (issue 13: defects 3, 4, 6, 7 and the win, 11): the live region says what changed, the hint at the
+start of an unwinnable deal, times with tenths where rows would look tied, and a win that is a moment — the
+cascade (none with reduced motion), the optional chime, score, time, personal best, "unranked" and why, then
+Share, Rematch or a race of a friend on the deal. English and Hebrew, phone and desktop where layout
+matters."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from typing import Any
+
+import pytest
+
+from golfrace.engine import Card, Draw, Game, Tap, Undo
+from golfrace.engine.describe import describe
+from golfrace.engine.i18n import card_name, catalog
+
+from .conftest import REPO
+from .helpers import EXAMPLE_CODE, EXAMPLE_WIN, click, deal, press, shot, version, wait_version
+from .test_ux_board import SIZES, play_page
+
+UNWINNABLE = "GO1-E-AAAGTSR"  # the solver proves that this Easy deal cannot be won
+
+
+def live(page: Any, text: str) -> None:
+    page.wait_for_function("text => document.getElementById('live').textContent === text", arg=text)
+
+
+def toast(page: Any, text: str) -> None:
+    page.wait_for_function("text => document.querySelector('#toast.show')?.textContent === text", arg=text)
+
+
+@pytest.mark.parametrize("loc", ["en", "he"])
+def test_the_live_region_says_only_what_changed(new_context: Any, web_server: Any, loc: str) -> None:
+    page = play_page(new_context, web_server.http, loc, "desktop")
+    deal(page, EXAMPLE_CODE)
+    said = catalog(loc)["ui"]["announce"]
+
+    def name(code: str) -> str:
+        return card_name(Card.parse(code), loc)
+
+    game = Game.new(EXAMPLE_CODE)
+    press(page, Draw())
+    game = game.apply(Draw())
+    assert game.discard is not None
+    stock = said["stock"]["few"].format(n=game.stock_count)
+    live(page, f"{said['to_discard'].format(card=name(str(game.discard)))}; {stock}")
+    press(page, Tap(5))  # the issue's own example: 9♣ to the discard, 8♥ left in column 5
+    game = game.apply(Tap(5))
+    free = game.free_card(4)
+    assert str(game.discard) == "9C" and str(free) == "8H"
+    shows = said["column_shows"].format(n=5, card=name(str(free)))
+    text = f"{said['to_discard'].format(card=name('9C'))}; {shows}; {stock}"
+    live(page, text)
+    if loc == "en":
+        assert text == "9 of clubs to the discard; column 5 shows 8 of hearts; 15 in the stock"
+    assert len(text) < 120  # not the whole board (~700 characters)
+    press(page, Undo())
+    game = game.apply(Undo())
+    assert game.discard is not None
+    back = said["back_to_column"].format(card=name("9C"), n=5)
+    live(page, f"{back}; {said['discard_shows'].format(card=name(str(game.discard)))}; {stock}")
+    page.keyboard.press("b")  # the whole board, one key away
+    live(page, describe(game, loc))
+    assert page.text_content(".keys-hint") is not None
+    assert catalog(loc)["ui"]["key_read_board"] in (page.text_content(".keys-hint") or "")
+    assert not page.errors
+
+
+@pytest.mark.parametrize("loc", ["en", "he"])
+def test_the_hint_at_the_start_of_an_unwinnable_deal(new_context: Any, web_server: Any, loc: str) -> None:
+    page = play_page(new_context, web_server.http, loc, "desktop")
+    texts = catalog(loc)["ui"]
+    deal(page, UNWINNABLE)
+    page.click(".play .hint")
+    toast(page, texts["hint_unwinnable"])  # move 0: nothing was lost, the deal itself can't be won
+    hint = page.get_attribute(".play", "data-hint") or ""
+    action: Tap | Draw = Tap(int(hint.split(":")[1])) if hint.startswith("tap:") else Draw()
+    page.evaluate("document.getElementById('toast').classList.remove('show')")
+    click(page, action)
+    page.click(".play .hint")
+    toast(page, texts["hint_lost"])
+    assert not page.errors
+
+
+def test_times_show_tenths_where_rows_would_look_tied() -> None:
+    """format.js's clocks(), bundled by the project's esbuild and run by Node."""
+    node, npx = shutil.which("node"), shutil.which("npx")
+    if node is None or npx is None:
+        pytest.skip("node is not installed")
+    cwd = REPO / "client_web"
+    bundle = subprocess.run(
+        [npx, "esbuild", "src/format.js", "--bundle", "--format=esm", "--platform=node", "--log-level=error"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    cases = {
+        "tied": [
+            {"score": 350, "elapsed": 61_234},
+            {"score": 350, "elapsed": 61_789},
+            {"score": 0, "elapsed": 5},
+        ],
+        "apart": [{"score": 350, "elapsed": 61_234}, {"score": 350, "elapsed": 62_001}, {"score": 340}],
+        "other_score": [{"score": 350, "elapsed": 61_234}, {"score": 340, "elapsed": 61_789}],
+    }
+    script = bundle + f"\nconsole.log(JSON.stringify(Object.fromEntries(Object.entries({json.dumps(cases)})"
+    script += ".map(([k, rows]) => [k, clocks(rows)]))));"
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30, check=True
+    )
+    assert json.loads(out.stdout) == {
+        "tied": ["1:01.2", "1:01.7", "0:00.0"],  # the ranking compares milliseconds: the page shows why
+        "apart": ["1:01", "1:02", "—"],
+        "other_score": ["1:01", "1:01"],  # the score already tells them apart
+    }
+
+
+def win(page: Any) -> None:
+    for action in EXAMPLE_WIN:
+        click(page, action)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("loc", ["en", "he"])
+def test_a_win_is_a_moment(new_context: Any, web_server: Any, loc: str, size: str) -> None:
+    page = play_page(new_context, web_server.http, loc, size)
+    texts = catalog(loc)["ui"]
+    page.click(".hud .new")  # the sound is off until the player turns it on
+    sound = page.locator("dialog.new-game input[name=sound]")
+    assert not sound.is_checked()
+    sound.check()
+    page.click("dialog.new-game .cancel")
+    deal(page, EXAMPLE_CODE)
+    win(page)
+    page.wait_for_selector("[data-testid=win-dialog]")
+    assert page.locator(".cascade .card").count() == 16  # the cascade, over the page
+    shot(page, f"ux-win-cascade-{size}-{loc}")
+    dlg = page.locator("[data-testid=win-dialog]")
+    assert dlg.locator(".won-score").text_content() == "350"
+    assert re.fullmatch(r"\d+:\d\d\.\d", dlg.locator(".won-time").text_content() or "")
+    assert (dlg.locator(".won-best").text_content() or "").startswith("350 · ")
+    assert dlg.locator(".won-rank").text_content() == texts["unranked"]
+    assert dlg.locator(".unranked-why").text_content() == texts["unranked_solo"]
+    for button, key in [(".share-end", "share"), (".again-end", "rematch"), (".race-end", "race_friend")]:
+        assert dlg.locator(button).is_visible() and dlg.locator(button).text_content() == texts[key]
+    assert page.evaluate("window.golfrace.metrics.chimes") == 1
+    page.wait_for_selector(".cascade", state="detached", timeout=10_000)  # a short moment
+    cascade = page.evaluate("window.golfrace.metrics.cascade")
+    assert cascade["frames"] > 0
+    box = dlg.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES[size]["width"]
+    shot(page, f"ux-win-dialog-{size}-{loc}")
+    # Rematch: the same deal again, and Race a friend: a race on this code, in its lobby
+    dlg.locator(".again-end").click()
+    page.wait_for_function(
+        "code => document.querySelector('[data-testid=code]').textContent === code"
+        " && document.querySelector('.play').dataset.v === '0'",
+        arg=EXAMPLE_CODE,
+    )
+    assert page.locator("[data-testid=win-dialog]").count() == 0
+    win(page)
+    dlg = page.locator("[data-testid=win-dialog]")
+    dlg.wait_for()
+    dlg.locator(".race-end").click()
+    page.wait_for_function("location.hash.startsWith('#/race/r')")
+    page.wait_for_selector(".race-room .lobby-actions:not([hidden])")
+    assert EXAMPLE_CODE in (page.text_content(".race-meta") or "")
+    assert texts["casual"] in (page.text_content(".race-meta") or "")
+    assert not page.errors
+
+
+def test_no_cascade_with_reduced_motion(new_context: Any, web_server: Any) -> None:
+    page = new_context(viewport=SIZES["desktop"], reduced_motion="reduce").new_page()
+    page.goto(web_server.http + "/")
+    page.wait_for_selector(".play[data-v]")
+    deal(page, EXAMPLE_CODE)
+    win(page)
+    page.wait_for_selector("[data-testid=win-dialog]")
+    assert page.locator(".cascade").count() == 0
+    assert page.evaluate("window.golfrace.metrics.chimes ?? 0") == 0  # and no sound: it is off by default
+    v = version(page)
+    assert v == len(EXAMPLE_WIN)
+    wait_version(page, v)

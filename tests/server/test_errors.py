@@ -1,0 +1,77 @@
+"""One error root, one closed set of codes with a text in every catalog, one HTTP error shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from golfrace.engine.errors import GolfError
+from golfrace.engine.i18n import LOCALES, catalog
+from golfrace.errors import ErrorCode, ProtocolError
+from golfrace.races.errors import RACE_ERROR_CODES, RaceError
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_every_error_code_has_a_text_in_every_language() -> None:
+    """The web client shows ui.errors[code] (never the server's English message): every code the server
+    can send has one, in each catalog, and the fallback names the code."""
+    codes = {c.value for c in ErrorCode}
+    for locale in LOCALES:
+        texts = catalog(locale)["ui"]["errors"]
+        assert codes <= set(texts), (locale, codes - set(texts))
+        assert all(texts[c].strip() for c in codes), locale
+        assert "{code}" in texts["other"], locale
+
+
+def test_one_root_and_one_code_set() -> None:
+    assert issubclass(ProtocolError, GolfError) and issubclass(RaceError, GolfError)
+    assert set(RACE_ERROR_CODES) <= {c.value for c in ErrorCode}
+    error = ProtocolError("no_game", "no game 'x'", ref="open", game="x")
+    assert (error.code, str(error), error.params) == ("no_game", "no game 'x'", {"game": "x"})
+    assert error.to_message() == {
+        "t": "error",
+        "code": "no_game",
+        "message": "no game 'x'",
+        "ref": "open",
+        "params": {"game": "x"},
+    }
+    with pytest.raises(ValueError):
+        ProtocolError("no_such_code", "a code outside the set is a server bug")
+
+
+async def _race_in_play(make_client: Any) -> str:
+    client = await make_client()
+    await client.send({"t": "race_new", "seats": 1, "rid": "r1"})
+    race = (await client.expect("race"))["race"]
+    await client.send({"t": "race_start", "race": race})
+    await client.expect("race", where=lambda m: m.get("phase") == "countdown")
+    return str(race)
+
+
+async def test_every_http_error_has_one_shape(server: Any, make_client: Any) -> None:
+    race = await _race_in_play(make_client)
+    cases = [
+        ("GET", "/catalogs/xx.json", 404, "bad_locale"),
+        ("GET", "/no/such/page", 404, "not_found"),
+        ("POST", "/healthz", 405, "bad_method"),
+        ("GET", "/api/races/rnosuchrace0", 404, "race_not_found"),
+        ("GET", "/api/leaderboards/code/Z-1", 400, "bad_code"),
+        ("GET", "/api/leaderboards/daily/2100-01-01", 400, "bad_date"),
+        ("GET", "/api/leaderboards/daily/yesterday", 400, "bad_date"),
+        ("GET", "/api/leaderboards/daily/2024-01-01?limit=0", 400, "bad_option"),
+        ("GET", "/api/leaderboards/daily/2024-01-01?offset=x", 400, "bad_option"),
+        ("GET", "/api/players/me/bests", 401, "bad_token"),
+        ("GET", "/api/players/me/bests?token=forged", 401, "bad_token"),
+        ("GET", "/api/games/rnosuchrace0-1", 404, "game_not_found"),
+        ("GET", f"/api/games/{race}-1", 409, "game_not_ended"),
+    ]
+    async with httpx.AsyncClient(base_url=server.http, timeout=10) as http:
+        for method, path, status, code in cases:
+            answer = await http.request(method, path)
+            assert answer.status_code == status, (path, answer.text)
+            body = answer.json()
+            assert body["error"] == code and isinstance(body["message"], str) and body["message"], path
+            assert code in {c.value for c in ErrorCode}

@@ -1,0 +1,128 @@
+"""Every transient key has a TTL (issue 11.8): a realistic session (solo games won and left, a race with a
+watcher, a lobby left empty, a daily attempt, leaderboards over the websocket and HTTP) against a fresh
+Redis, then a scan of the whole keyspace for keys without a TTL that are not on the documented list of
+permanent keys (``redis_server.PERMANENT_KEYS``, docs/fair-play.md). The embedded Redis evicts only keys
+with a TTL (``volatile-lru``), so a key without one would be kept until the disk is full."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from golfrace.client import Client
+from golfrace.redis_server import PERMANENT_KEYS, RedisServer, start_test_server
+from golfrace.settings import Settings
+from golfrace.testing import RunningServer, running_server
+
+T = 10.0
+
+
+@pytest.fixture
+def fresh_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    server = start_test_server(tmp_path)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def play_to_the_end(client: Client, game: str) -> None:
+    """Greedy play from what the client sees (the first legal tap, else a draw) until the game is over."""
+    view = client.views[game]
+    while view.legal():
+        action = view.legal()[0]
+        ack = await client.act(game, action["a"], action.get("col"), timeout=T)
+        assert ack["t"] == "ack", ack
+        view = await client.wait_version(game, ack["v"], T)
+
+
+async def race_view(client: Client, race: str, phase: str | None = None) -> dict[str, Any]:
+    return await client.expect(
+        "race", T, where=lambda m: m.get("race") == race and (phase is None or m.get("phase") == phase)
+    )
+
+
+async def session(server: RunningServer) -> None:
+    ann, bob, eve = (
+        Client(server.ws, name="Ann"),
+        Client(server.ws, name="Bob"),
+        Client(server.ws, name="Eve"),
+    )
+    for c in (ann, bob, eve):
+        await c.start(T)
+    try:
+        # solo: one game played to its end, one left half-way, one with a typed code
+        won = await ann.new()
+        await play_to_the_end(ann, won.game)
+        left = await ann.new(rules="classic")
+        await ann.act(left.game, "draw", timeout=T)
+        await bob.new(code="GO1-E-AAAAAAB")
+        await eve.open(won.game, "watcher", T)
+
+        # a lobby its only racer leaves
+        await ann.send({"t": "race_new", "name": "Ann"})
+        empty = (await ann.expect("race", T))["race"]
+        await ann.send({"t": "race_leave", "race": empty})
+
+        # a race of two with a watcher: started, both resign
+        await ann.send({"t": "race_new", "name": "Ann", "seats": 2})
+        rid = (await ann.expect("race", T, where=lambda m: m.get("race") != empty))["race"]
+        await bob.send({"t": "race_join", "race": rid, "name": "Bob"})
+        await race_view(bob, rid)
+        await eve.send({"t": "watch", "race": rid})
+        await eve.expect("race_watch", T)
+        await ann.send({"t": "race_start", "race": rid})
+        await race_view(ann, rid, "countdown")
+        for c in (ann, bob):
+            await c.send({"t": "race_resign", "race": rid})
+        await race_view(ann, rid, "finished")
+
+        # the daily challenge: one attempt, resigned; the status and its board
+        await bob.send({"t": "daily_play", "name": "Bob"})
+        daily = await bob.expect("race", T, where=lambda m: m.get("daily") is not None)
+        await bob.send({"t": "race_resign", "race": daily["race"]})
+        await race_view(bob, daily["race"], "finished")
+        await bob.send({"t": "daily"})
+        status = await bob.expect("daily", T)
+        await eve.send({"t": "board_watch", "board": f"daily:{status['date']}"})
+        await eve.expect("board", T)
+        await eve.send({"t": "board_watch", "board": "code:GO1-E-AAAAAAB"})
+        await eve.expect("board", T)
+
+        headers = {"Authorization": f"Bearer {bob.token}"}
+        async with httpx.AsyncClient(base_url=server.http, timeout=T, headers=headers) as http:
+            for path in (
+                f"/api/races/{rid}",
+                f"/api/games/{won.game}",
+                f"/api/leaderboards/daily/{status['date']}",
+                "/api/leaderboards/code/GO1-E-AAAAAAB",
+                "/api/players/me/bests",
+                "/api/daily",
+                "/healthz",
+            ):
+                assert (await http.get(path)).status_code < 500, path
+    finally:
+        for c in (ann, bob, eve):
+            await c.close()
+
+
+async def test_after_a_session_every_key_but_the_permanent_ones_has_a_ttl(
+    settings: Settings, fresh_redis: RedisServer
+) -> None:
+    async with running_server(settings.with_(port=0, redis_url=fresh_redis.url)) as server:
+        await asyncio.wait_for(session(server), 120)
+    redis = aioredis.Redis.from_url(fresh_redis.url, decode_responses=True)
+    try:
+        keys = [k async for k in redis.scan_iter(count=1000)]
+        kinds = {k.split(":", 1)[0] for k in keys}
+        assert {"game", "race", "daily", "limit"} <= kinds, kinds  # the session touched every part
+        forever = sorted([k for k in keys if await redis.ttl(k) == -1 and k not in PERMANENT_KEYS])
+        assert forever == []
+    finally:
+        await redis.aclose()

@@ -1,0 +1,273 @@
+"""Contract tests of ``server/golfrace/seams/``: the exact attributes and behaviours of the installed uvicorn,
+websockets and redis-py that the seams rely on, so that an incompatible release fails here, by name,
+instead of somewhere in a game. ``pyproject.toml`` pins the upper bounds these ran against."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import re
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+from redis.asyncio.client import PubSub
+from redis.asyncio.connection import AbstractConnection, Connection
+from redis.asyncio.retry import Retry
+from redis.exceptions import DataError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from uvicorn.protocols.websockets import websockets_sansio_impl
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.client import ClientProtocol
+from websockets.frames import Opcode
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+from websockets.uri import parse_uri
+
+from golfrace.client import Client
+from golfrace.protocol import JSON
+from golfrace.seams import redis_wire
+from golfrace.seams.uvicorn_ws import Gate, Inbox, LeanWebSocketProtocol
+from golfrace.seams.ws_frames import FRAMES, frame
+from golfrace.store import batch_client
+from golfrace.testing import running_server
+
+from .helpers import WIN_CODE
+
+pytestmark = pytest.mark.timeout(30)
+T = 5.0
+UVICORN_SOURCE = inspect.getsource(websockets_sansio_impl)
+
+
+# --- uvicorn's sans-I/O protocol ----------------------------------------------------------------------------
+def test_uvicorn_uses_only_the_queue_and_event_operations_the_seam_implements() -> None:
+    """The protocol replaces uvicorn's ``asyncio.Queue`` and ``asyncio.Event`` by ``Inbox`` and ``Gate``."""
+    queue_ops = set(re.findall(r"self\.queue\.(\w+)", UVICORN_SOURCE))
+    event_ops = set(re.findall(r"self\.writable\.(\w+)", UVICORN_SOURCE))
+    assert queue_ops and queue_ops <= {n for n in dir(Inbox) if not n.startswith("_")}, queue_ops
+    assert event_ops and event_ops <= {n for n in dir(Gate) if not n.startswith("_")}, event_ops
+
+
+def test_uvicorn_protocol_has_the_state_the_seam_reads_and_replaces() -> None:
+    init = inspect.getsource(WebSocketsSansIOProtocol.__init__)
+    for attribute in (
+        "self.queue",
+        "self.writable",
+        "self.conn",
+        "self.transport",
+        "self.loop",
+        "self.handshake_complete",
+        "self.close_sent",
+        "self.disconnected",
+        "self.initial_response",
+    ):
+        assert f"{attribute}:" in init or f"{attribute} =" in init, attribute
+    connect = inspect.getsource(WebSocketsSansIOProtocol.handle_connect)
+    # the scope made in handle_connect, with its extensions dict, and the request/response it keeps
+    assert "self.scope" in connect and '"extensions"' in connect
+    assert "self.request = event" in connect and "self.response =" in connect
+    assert "self.loop.create_task(self.run_asgi())" in connect  # the app runs after handle_connect returns
+    for name in ("send", "handle_connect", "pause_writing", "resume_writing"):
+        assert callable(getattr(WebSocketsSansIOProtocol, name)), name
+    assert issubclass(LeanWebSocketProtocol, WebSocketsSansIOProtocol)
+
+
+def test_uvicorn_send_waits_for_writable_and_frames_through_websockets() -> None:
+    """The fast path may skip ``send`` only because ``send`` itself does no more than wait for ``writable``
+    and hand the data to websockets' ``send_binary``/``send_text`` and the transport."""
+    send = inspect.getsource(WebSocketsSansIOProtocol.send)
+    assert send.index("await self.writable.wait()") < send.index("self.conn.send_binary(bytes_data)")
+    assert "self.conn.send_text(text_data.encode())" in send
+    assert "self.transport.write(" in send
+
+
+# --- websockets' framing ------------------------------------------------------------------------------------
+def open_pair() -> tuple[ServerProtocol, ClientProtocol]:
+    """A server and a client protocol past the opening handshake (no extensions)."""
+    server = ServerProtocol()
+    client = ClientProtocol(parse_uri("ws://localhost/ws"))
+    client.send_request(client.connect())
+    server.receive_data(b"".join(client.data_to_send()))
+    (request,) = server.events_received()
+    server.send_response(server.accept(request))
+    client.receive_data(b"".join(server.data_to_send()))
+    client.events_received()
+    assert server.state is client.state is State.OPEN
+    return server, client
+
+
+def open_server_protocol() -> ServerProtocol:
+    return open_pair()[0]
+
+
+@pytest.mark.parametrize(
+    "data", [b"", b"\x81\xa1t\xa4diff", b"x" * 125, b"y" * 126, b"z" * 70_000, "caf\u00e9"]
+)
+def test_frame_is_byte_for_byte_what_websockets_sends(data: bytes | str) -> None:
+    server = open_server_protocol()
+    assert server.state is State.OPEN and not server.extensions
+    if isinstance(data, str):
+        server.send_text(data.encode())
+    else:
+        server.send_binary(data)
+    assert frame(data) == b"".join(server.data_to_send())
+
+
+def test_frames_written_directly_interleave_with_websockets_own_frames() -> None:
+    """websockets keeps no per-frame state for data frames it sends (no sequence, no continuation left
+    open), so frames framed elsewhere may go between its own: a client reads them all, in order."""
+    server, client = open_pair()
+    out = [frame(b"one")]
+    server.send_binary(b"two")
+    out += server.data_to_send()
+    out.append(frame("three"))
+    server.send_ping(b"p")
+    out += server.data_to_send()
+    server.send_binary(b"four")
+    out += server.data_to_send()
+    client.receive_data(b"".join(out))
+    frames = [(f.opcode, bytes(f.data)) for f in client.events_received()]
+    assert frames == [
+        (Opcode.BINARY, b"one"),
+        (Opcode.BINARY, b"two"),
+        (Opcode.TEXT, b"three"),
+        (Opcode.PING, b"p"),
+        (Opcode.BINARY, b"four"),
+    ]
+
+
+async def test_the_server_writes_broadcasts_framed_once_and_clients_of_both_codecs_read_them(
+    settings: Any,
+) -> None:
+    async with running_server(settings.with_(port=0)) as server:
+        player = Client(server.ws)
+        watchers = [Client(server.ws), Client(server.ws, codec=JSON)]
+        for c in (player, *watchers):
+            await c.connect(timeout=T)
+            await c.hello(timeout=T)
+        try:
+            view = await player.new(WIN_CODE, timeout=T)
+            for w in watchers:
+                await w.open(view.game, "watcher", timeout=T)
+            sessions = list(server.ctx.sessions)
+            assert len(sessions) == 3
+            assert all(isinstance(s.frames, LeanWebSocketProtocol) for s in sessions)
+            for _ in range(3):
+                assert (await player.act(view.game, "draw", timeout=T))["t"] == "ack"
+            for c in (player, *watchers):
+                got = await c.wait_version(view.game, 3, timeout=T)
+                assert [d["v"] for d in got.applied] == [1, 2, 3]
+            assert watchers[0].views[view.game].state == watchers[1].views[view.game].state
+        finally:
+            for c in (player, *watchers):
+                await c.close()
+
+
+def test_the_frames_extension_name_is_ours() -> None:
+    assert FRAMES.startswith("golfrace.")
+
+
+# --- redis-py below the pipeline API ------------------------------------------------------------------------
+@pytest.fixture
+async def client(redis_url: str) -> Any:
+    c = batch_client(redis_url, 2, 5.0)
+    yield c
+    await c.aclose()
+
+
+async def test_a_connection_of_the_pool_kind_that_the_pool_does_not_track(client: aioredis.Redis) -> None:
+    conn = redis_wire.connection(client)
+    assert isinstance(conn, Connection)
+    assert isinstance(conn.retry, Retry)
+    assert conn not in client.connection_pool._in_use_connections  # type: ignore[attr-defined]
+    assert not conn.is_connected  # connects on first use
+    try:
+        replies = await redis_wire.exchange(client, conn, [("PING",)], redis_wire.pack(conn, [("PING",)]), T)
+        assert replies == [True] and conn.is_connected
+    finally:
+        await redis_wire.drop(conn)
+    assert not conn.is_connected
+
+
+async def test_exchange_parses_as_a_pipeline_and_a_redis_error_is_that_commands_reply(
+    client: aioredis.Redis,
+) -> None:
+    key = "golfrace:test:seams"
+    commands: list[tuple[Any, ...]] = [
+        ("DEL", key),
+        ("SET", key, "v"),
+        ("GET", key),
+        ("INCR", key),
+        ("HSET", key + ":h", "a", 1),
+        ("HGETALL", key + ":h"),
+        ("EVAL", "return {1, 'x'}", 0),
+        ("DEL", key, key + ":h"),
+    ]
+    conn = redis_wire.connection(client)
+    try:
+        replies = await redis_wire.with_retry(
+            conn, lambda: redis_wire.exchange(client, conn, commands, redis_wire.pack(conn, commands), T)
+        )
+    finally:
+        await redis_wire.drop(conn)
+    assert replies[:3] == [0, True, b"v"]  # SET's callback turns OK into True, as in a pipeline
+    assert isinstance(replies[3], ResponseError)
+    assert replies[4:] == [1, {b"a": b"1"}, [1, b"x"], 2]
+
+
+def test_pack_refuses_an_argument_redis_py_cannot_encode(client: aioredis.Redis) -> None:
+    conn = redis_wire.connection(client)
+    with pytest.raises(DataError):
+        redis_wire.pack(conn, [("SET", "k", {"not": "encodable"})])
+
+
+async def test_a_connection_killed_by_redis_is_retried_by_redis_py(client: aioredis.Redis) -> None:
+    conn = redis_wire.connection(client)
+    admin = aioredis.Redis(connection_pool=client.connection_pool)
+    try:
+        ask: list[tuple[Any, ...]] = [("CLIENT", "ID")]
+        (cid,) = await redis_wire.exchange(client, conn, ask, redis_wire.pack(conn, ask), T)
+        await admin.execute_command("CLIENT", "KILL", "ID", cid)
+        calls = {"n": 0}
+
+        async def attempt() -> list[Any]:
+            calls["n"] += 1
+            return await redis_wire.exchange(client, conn, [("PING",)], redis_wire.pack(conn, [("PING",)]), T)
+
+        assert await redis_wire.with_retry(conn, attempt) == [True]
+        assert calls["n"] == 2  # the first found the socket closed; the retry reconnected
+    finally:
+        await redis_wire.drop(conn)
+
+
+async def test_exchange_times_out_as_redis_py_timeout_and_drops_the_connection() -> None:
+    held: list[asyncio.StreamWriter] = []
+
+    async def silent(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    client = batch_client(f"redis://127.0.0.1:{port}/0", 2, 5.0)
+    conn = redis_wire.connection(client)
+    try:
+        with pytest.raises(RedisTimeoutError):
+            await redis_wire.exchange(client, conn, [("PING",)], redis_wire.pack(conn, [("PING",)]), 0.2)
+        assert not conn.is_connected
+    finally:
+        await client.aclose()
+        for writer in held:
+            writer.close()
+        server.close()
+        await server.wait_closed()
+
+
+def test_what_the_hub_reads_pubsub_with() -> None:
+    """``hub.Hub._listen`` reads its ``PubSub``'s connection below ``get_message`` (not through this seam
+    yet: that side is being reworked for sharded pub/sub); these are the calls it makes."""
+    read = inspect.signature(Connection.read_response).parameters
+    assert {"timeout", "disconnect_on_error", "push_request"} <= set(read)
+    assert "block" in inspect.signature(PubSub.parse_response).parameters
+    assert callable(PubSub.handle_message)
+    assert "connection" in inspect.getsource(PubSub.__init__)
+    assert "health_check_interval" in inspect.signature(AbstractConnection.__init__).parameters
