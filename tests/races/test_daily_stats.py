@@ -14,6 +14,7 @@ from golfrace.races import leaderboard as lb
 from golfrace.races.daily import day_of
 from golfrace.races.daily_stats import score_counts
 
+from ..accounts.helpers import make_account_record
 from .test_daily_wire import play_daily
 from .test_wire import T
 
@@ -36,6 +37,7 @@ async def test_the_scores_endpoint(server: Any, make_client: Any) -> None:
     """Today's real daily, played out over the websocket: its score is counted, and nothing else is said."""
     today = day_of(int(time.time() * 1000))
     player = await make_client(name="Dee")
+    await make_account_record(server.ctx.redis, player.player, "Dee")  # the daily board takes accounts only
     played = await play_daily(player, resign=False)
     mine = played["final"]["results"][0]["score"]
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
