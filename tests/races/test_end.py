@@ -14,6 +14,7 @@ from golfrace.races.daily import day_of
 from golfrace.races.race import Race, Seats
 from golfrace.races.service import RaceService
 
+from ..accounts.helpers import make_account_record
 from .test_wire import T, new_race, start
 
 pytestmark = pytest.mark.timeout(60)
@@ -43,6 +44,7 @@ async def test_a_daily_end_whose_aftermath_died_is_completed_once_by_another_ins
     service: RaceService = server.ctx.extras["races"].service
     ended = die_after_the_end(service, monkeypatch)
     dee = await make_client(name="Dee")
+    await make_account_record(server.ctx.redis, dee.player, "Dee")  # public boards take accounts only
     await dee.send({"t": "daily_play"})
     race = await dee.expect("race", T, where=lambda m: m.get("daily") is not None)
     rid, day = race["race"], day_of(service.clock())
@@ -80,6 +82,7 @@ async def test_a_race_game_record_is_served_even_when_its_end_was_cut_short(
     service: RaceService = server.ctx.extras["races"].service
     ended = die_after_the_end(service, monkeypatch)
     ann = await make_client(name="Ann")
+    await make_account_record(server.ctx.redis, ann.player, "Ann")  # public boards take accounts only
     rid = (await new_race(ann, name="Ann", seats=1))["race"]
     await start(ann, rid)
     await ann.send({"t": "race_resign", "race": rid})
