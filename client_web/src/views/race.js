@@ -361,7 +361,7 @@ export function createRaceView(app) {
   }
 
   /** The board, HUD, Undo and Resign from what is known now: called after every `race` and every board
-   * update, since the race message and the racer's `race_game` snapshot may arrive in either order. */
+   * update, since the race message and the snapshot of the racer's seat may arrive in either order. */
   function renderControls() {
     const me = race?.you;
     const lobby = !race || race.phase === "lobby";
