@@ -27,17 +27,10 @@ from .daily import DailyBook
 from .followers import RaceWire
 from .routes import routes
 from .seats import SeatRules
-from .service import Clock, RaceService
-from .settings import DEFAULT_SETTINGS, RaceSettings
+from .service import RaceService
+from .settings import DEFAULT_SETTINGS
 
-__all__ = ["CLOCK", "SETTINGS", "routes", "shutdown", "startup"]
-
-CLOCK: Clock | None = None
-"""The clock ``startup`` gives the race services (ms since the epoch): the app's (``ctx.clock``) unless a
-test replaces this (looked up at each call, so it applies to a server already running)."""
-SETTINGS = RaceSettings.from_env()
-"""The settings ``startup`` gives the race services, read when the server loads the extension: a bad value
-stops ``serve``."""
+__all__ = ["routes", "shutdown", "startup"]
 
 RACE = Field("race", str, required=True, max_len=ID_LEN)
 NAME = Field("name", str, max_len=DEFAULT_SETTINGS.name_max * 2)
@@ -72,13 +65,10 @@ register(Spec("daily_play", (NAME,)))
 async def startup(ctx: Context) -> None:
     secret = ctx.settings.secret or await ctx.store.shared_secret()
     daily_secret = hmac.new(secret.encode(), b"golfrace daily challenge", hashlib.sha256).digest()
-    settings = SETTINGS
+    settings, now = ctx.settings.races, ctx.clock  # injected: the app's settings tree and clock
 
     def winnable(code: GameCode) -> bool | None:
         return solving.winnable(code, settings.solver_budget_s)
-
-    def now() -> int:
-        return (CLOCK or ctx.clock)()
 
     book = DailyBook(ctx.redis, daily_secret, winnable, settings.daily_max_tries)
     ctx.store.clock = now  # one clock for the seats' logs, the gate and the races
