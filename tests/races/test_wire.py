@@ -406,3 +406,40 @@ async def test_a_racer_whose_every_connection_is_gone_leaves_the_lobby(
     assert await seated() == ["Ann"]
     await ann.send({"t": "race_start", "race": rid})  # and Ann starts alone
     await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "countdown")
+
+
+async def test_a_seat_is_played_like_a_solo_game(make_client: Any) -> None:
+    """open/act/resync on the seat's game id, the same answers as Play; the race's rules in the commit."""
+    code, line = won_deal()
+    ann = await make_client(name="Ann")
+    rid = (await new_race(ann, code=code, name="Ann", seats=1, undo=False))["race"]
+    game = f"{rid}-1"
+    await ann.send({"t": "open", "game": game, "role": "player"})
+    assert (await ann.expect("error", T))["code"] == "no_game"  # the lobby has no seat games
+    view = await start(ann, rid)
+    snap = await open_seat(ann, rid, 1)
+    assert snap["v"] == 0 and snap["state"]["can_undo"] is False and snap["state"]["code"] == code
+    await ann.send({"t": "act", "game": game, "seq": 1, "a": "draw"})  # the countdown: the gate says no
+    early = await ann.expect("refused", T)
+    assert early["code"] == "race_not_started" and early["message"] and early["game"] == game
+    await wait_start(view)
+    move = {"a": "draw"} if line[0] == "d" else {"a": "tap", "col": int(line[0])}
+    await ann.send({"t": "act", "game": game, "seq": 2, **move})
+    diff = await ann.expect("diff", T, where=lambda m: m["game"] == game)
+    ack = await ann.expect("ack", T, where=lambda m: m["seq"] == 2)
+    assert diff["v"] == ack["v"] == 1 and diff["from"] == 0 and diff["can_undo"] is False
+    await ann.send({"t": "act", "game": game, "seq": 2, "a": "draw"})  # resent: the same answer
+    assert (await ann.expect("ack", T, where=lambda m: m["seq"] == 2)) == ack
+    await ann.send({"t": "act", "game": game, "seq": 3, "a": "undo"})
+    assert (await ann.expect("refused", T, where=lambda m: m["seq"] == 3))["code"] == "undo_disabled"
+    tab = await make_client(token=ann.token)  # another tab of Ann's: the seat's snapshot at its version
+    assert (await open_seat(tab, rid, 1))["v"] == 1
+    await ann.send({"t": "hint", "game": game})  # races get no hints
+    assert (await ann.expect("error", T, where=lambda m: m.get("ref") == "hint"))["code"] == "no_game"
+    await ann.send({"t": "race_resign", "race": rid})
+    await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    await ann.send({"t": "act", "game": game, "seq": 4, "a": "draw"})  # after the end: never
+    assert (await ann.expect("refused", T, where=lambda m: m["seq"] == 4))["code"] in (
+        "game_ended",
+        "race_over",
+    )
