@@ -4,6 +4,7 @@ to the next instance (or HTTP request) that reads it — exactly once."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -13,6 +14,8 @@ from golfrace.races import leaderboard as lb
 from golfrace.races.daily import day_of
 from golfrace.races.race import Race, Seats
 from golfrace.races.service import RaceService
+from golfrace.settings import Settings
+from golfrace.testing import running_server
 
 from ..accounts.helpers import make_account_record
 from .test_wire import T, new_race, start
@@ -96,3 +99,25 @@ async def test_a_race_game_record_is_served_even_when_its_end_was_cut_short(
     code = str((await service.load(rid)).code)  # type: ignore[union-attr]
     _, entries = await service.boards.page(lb.code_board(code), 0, 100)
     assert [e["game"] for e in entries if e["player"] == ann.player] == [f"{rid}-1"]
+
+
+async def test_an_instance_that_saw_the_end_completes_it_when_the_ending_one_died(
+    settings: Settings, make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running_server(settings.with_(port=0)) as a, running_server(settings.with_(port=0)) as b:
+        ended = die_after_the_end(a.ctx.extras["races"].service, monkeypatch)
+        ann = await make_client(a.ws, name="Ann")
+        eve = await make_client(b.ws, name="Eve")
+        rid = (await new_race(ann, name="Ann", seats=1))["race"]
+        await eve.send({"t": "watch", "race": rid})  # B follows the race: it sees the end's event
+        await eve.expect("race_watch", T)
+        await start(ann, rid)
+        await ann.send({"t": "race_resign", "race": rid})
+        await eve.expect("race", T, where=lambda m: m["phase"] == "finished")
+        assert ended == [rid]  # A wrote the end and "died" before its aftermath
+        records = b.ctx.extras["races"].service.records  # a plain read: it touches no race
+        deadline = asyncio.get_running_loop().time() + T
+        while (record := await records.load(f"{rid}-1")) is None:
+            assert asyncio.get_running_loop().time() < deadline, "B never completed the end"
+            await asyncio.sleep(0.1)
+        assert record.status == "resigned"

@@ -56,6 +56,8 @@ class RaceFollower:
         # a race started or changed on another instance: this one settles it on time too
         service.forget(rid)
         service.timers.arm(rid, msg.get("check_at"), msg.get("ended_at"))
+        if msg.get("ended_at") is not None:
+            service.complete_later(rid)
         viewsets = msg.get("views")
         if isinstance(viewsets, dict):
             view = viewsets.get(session.player or "") if self.role == "racer" else viewsets.get("")

@@ -48,11 +48,14 @@ from .replay import GameRecord, RecordStore, verify
 from .settings import RaceSettings
 from .stats import History, Played
 from .storage import Loaded, RaceStore
-from .timers import Tasks, Timers
+from .timers import SETTLE_RETRY_S, Tasks, Timers, retrying
 
 log = logging.getLogger("golfrace.races")
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 Clock = Callable[[], int]
+COMPLETE_AFTER_SWEEPS = 4
+"""Sweeps an instance waits after seeing a race end elsewhere before it checks that the end was completed
+(the instance that ended it normally has by then)."""
 PEEK_S = 1.0
 """Seconds a seat's move may describe its racer's progress from a race read earlier on this instance
 (elapsed time, idle deadline, name); race events and this instance's own writes refresh it sooner."""
@@ -107,6 +110,7 @@ class RaceService:
         self.presence = Presence(redis, settings, clock, self.instance)
         self.timers = Timers(clock, self._settle, self.tasks)
         self._peeked: dict[str, tuple[float, Race]] = {}
+        self._completing: set[str] = set()
 
     # --- reading --------------------------------------------------------------------------------------
     async def load(self, race_id: str) -> Race | None:
@@ -363,6 +367,27 @@ class RaceService:
             for racer in done.after.racers:
                 metrics.labelled(metrics.RACE_RESULTS, racer.status).inc()
         return done.after
+
+    def complete_later(self, race_id: str) -> None:
+        """A race ended on another instance (its event came here): should that instance die before the
+        end's aftermath, this one completes it after a few sweeps (reading it does, if still needed)."""
+        if race_id in self._completing:
+            return
+        self._completing.add(race_id)
+
+        async def complete() -> None:
+            try:
+                await asyncio.sleep(COMPLETE_AFTER_SWEEPS * self.settings.sweep_interval_s)
+                await retrying(
+                    lambda: self._complete(race_id), SETTLE_RETRY_S, (RaceError,), f"ending {race_id}"
+                )
+            finally:
+                self._completing.discard(race_id)
+
+        self.tasks.spawn(complete())
+
+    async def _complete(self, race_id: str) -> None:
+        await self.load_with_seats(race_id)
 
     async def _compute_par(self, race: Race) -> None:
         par = await asyncio.to_thread(solving.par, race.code, self.settings.solver_budget_s)
