@@ -152,7 +152,7 @@ def test_time_limit_settles_everyone_still_playing() -> None:
     assert alice is not None
     assert alice.final_score(play.seats[1]) == points(game.removed, stuck=True) < game.score
     shown = {r["player"]: r for r in results(done, play.seats)}
-    assert shown["alice"]["status"] == "timeout"
+    assert shown["alice"]["status"] == "timeout" and shown["alice"]["scored_as_stuck"]
     assert shown["alice"]["score"] == points(game.removed, stuck=True)
     # the leaderboards score the record from the server's log: the same as the race's results
     from golfrace.races.replay import GameRecord, verify

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..views import card_code
 from .race import Race
-from .racer import Racer, Seat, Seats
+from .racer import STOPPED, Racer, Seat, Seats
 
 
 def progress(race: Race, racer: Racer, seats: Seats, now: int) -> dict[str, Any]:
@@ -109,6 +109,7 @@ def results(race: Race, seats: Seats) -> list[dict[str, Any]]:
                 "undos": game.undos if game else 0,
                 "elapsed": race.elapsed(r, end),
                 "game": race.game_id(r),
+                "scored_as_stuck": r.status == "stuck" or r.outcome in STOPPED,
             }
         )
     return out
