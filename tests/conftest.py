@@ -19,6 +19,7 @@ import pytest
 
 from golfrace.client import Client
 from golfrace.limits import GENEROUS
+from golfrace.races.settings import RaceSettings
 from golfrace.redis_server import RedisServer, start_test_server
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
@@ -29,6 +30,14 @@ TEST_SECRET = "test-secret-not-for-production"
 # their ranked results off the boards. Set before any server reads RaceSettings (in-process or subprocess);
 # tests/races/test_fair_play.py runs servers with the real threshold.
 os.environ.setdefault("GOLFRACE_RACE_REVIEW_MIN_MOVES", "1000000")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "cluster: needs a real Redis Cluster (redis-server >= 7) and HAProxy (tests/cluster); skip them with"
+        " -m 'not cluster'",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -59,6 +68,7 @@ def settings(redis_url: str) -> Settings:
         burst=1000,
         flood_close_after=100_000,
         **GENEROUS,  # the per-network limits too (tests/server/test_limits.py tests them)
+        races=RaceSettings.from_env(),  # the race extension takes its settings from here: as above
     )
 
 
@@ -86,3 +96,6 @@ async def make_client(server: RunningServer) -> AsyncIterator[ClientFactory]:
     yield make
     for client in clients:
         await client.close()
+    # every frame the server sent is a message of messages.SERVER, with its fields and no others
+    strange = [reason for client in clients for reason in client.strange]
+    assert not strange, strange[:5]

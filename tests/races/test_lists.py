@@ -39,7 +39,7 @@ async def test_too_many_games_answers_with_the_message_type(make_client: Any, se
     await host.send({"t": "race_new", "name": "Host"})
     rid = (await host.expect("race", T))["race"]
     for n in range(server.settings.max_open_games):
-        await fan.send({"t": "board_watch", "board": f"daily:2030-03-{n + 1:02d}"})
+        await fan.send({"t": "board_watch", "board": f"daily:2020-03-{n + 1:02d}"})
         await fan.expect("board", T)
     for msg in ({"t": "race_new"}, {"t": "race_join", "race": rid}, {"t": "daily_play"}):
         await fan.send(msg)

@@ -1,6 +1,7 @@
-"""The websocket handlers of races, watching, leaderboards and the daily challenge (registered on import;
-the message specs are in ``wire.py``). A racer plays their seat with the core ``open``/``act``/``resync``;
-``race_act`` is a thin alias of ``act`` on the caller's seat."""
+"""The websocket handlers of races, watching, leaderboards and the daily challenge (the messages are
+defined in ``messages.py``; ``wire.py`` names these handlers for the app's dispatch table). A racer plays
+their seat with the core ``open``/``act``/``resync``; ``race_act`` is a thin alias of ``act`` on the
+caller's seat."""
 
 from __future__ import annotations
 
@@ -101,6 +102,7 @@ async def _simple(session: Session, msg: dict[str, Any], what: str) -> None:
     if what == "leave":
         await wire.drop((id(session), msg["race"]))
         await wire.depart(id(session), msg["race"], gone=False)
+        await send_race(session, msg["race"], ref="race_leave")  # no longer a follower: its own answer
 
 
 @handler("race_leave")
@@ -172,13 +174,13 @@ async def on_unwatch(session: Session, msg: dict[str, Any]) -> None:
     await wire_of(session).drop((id(session), msg["race"]))
 
 
-def _board_name(text: str, ref: str) -> str:
+def _board_name(text: str, ref: str, now: int) -> str:
     kind, _, rest = text.partition(":")
     try:
         if kind == "code":
             return lb.code_board(rest)
         if kind == "daily":
-            return lb.daily_board(parse_day(rest).isoformat())
+            return lb.daily_board(parse_day(rest, now).isoformat())  # a future day: bad_date
     except CodeError as exc:
         raise ProtocolError("bad_code", str(exc), ref=ref, part=exc.part) from None
     except RaceError as exc:
@@ -189,7 +191,7 @@ def _board_name(text: str, ref: str) -> str:
 @handler("board_watch")
 async def on_board_watch(session: Session, msg: dict[str, Any]) -> None:
     wire = wire_of(session)
-    board = _board_name(msg["board"], "board_watch")
+    board = _board_name(msg["board"], "board_watch", wire.service.clock())
     await wire.follow_board(session, board)
     await send_board(session, wire.service, board)
 
@@ -197,7 +199,10 @@ async def on_board_watch(session: Session, msg: dict[str, Any]) -> None:
 @handler("board_unwatch")
 async def on_board_unwatch(session: Session, msg: dict[str, Any]) -> None:
     with contextlib.suppress(ProtocolError):
-        await wire_of(session).drop((id(session), "lb:" + _board_name(msg["board"], "board_unwatch")))
+        wire = wire_of(session)
+        await wire.drop(
+            (id(session), "lb:" + _board_name(msg["board"], "board_unwatch", wire.service.clock()))
+        )
 
 
 @handler("daily")

@@ -148,7 +148,7 @@ async def game_endpoint(request: Request) -> Response:
     if record.daily and record.daily >= day_of(now).isoformat() and _caller(request) != record.player:
         return _http_error("game_not_ended", "the daily challenge of that day is still on")
     try:
-        return JSONResponse(public(record))
+        return JSONResponse(public(record, service.boards.checks))  # fair play: with its review verdict
     except RaceError as exc:
         return _http_error(exc.code, exc.message, 500)
 

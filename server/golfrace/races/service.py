@@ -44,7 +44,7 @@ from .live import LiveRaces
 from .presence import Presence
 from .race import Race, RaceOptions
 from .racer import Seat, Seats
-from .replay import GameRecord, RecordStore, verify
+from .replay import Checks, GameRecord, RecordStore, review_reason, verify
 from .settings import RaceSettings
 from .stats import History, Played
 from .storage import Loaded, RaceStore
@@ -101,7 +101,7 @@ class RaceService:
         self.clock = clock
         self.daily = daily
         self.storage = RaceStore(redis, store, settings.race_ttl_s)
-        self.boards = Leaderboards(redis, settings.board_ttl_s, settings.bests_max)
+        self.boards = Leaderboards(redis, settings.board_ttl_s, settings.bests_max, Checks.of(settings))
         self.records = RecordStore(redis, settings.record_ttl_s)
         self.live = LiveRaces(redis, settings.live_index_max)
         self.history = History(redis, settings.stats_games_max, settings.stats_ttl_s)
@@ -271,7 +271,7 @@ class RaceService:
 
     async def start(self, race_id: str, player: str) -> Race:
         race = (await self.update(race_id, lambda r: r.start(player, self.clock(), self.settings))).after
-        self.tasks.spawn(self._compute_par(race))
+        self.tasks.spawn(self.compute_par(race))
         await self.live.add(race)
         return race
 
@@ -337,18 +337,18 @@ class RaceService:
         """Keep every racer's record, post the results, close daily attempts, then mark the race finalized.
         Safe to run twice or concurrently; a failure leaves it to the next touch."""
         try:
-            await self.live.remove(race.id)
+            records: list[GameRecord] = []
             for racer in race.racers:
                 if racer.finished_at is None or racer.seat not in seats:
                     continue
                 entries = await self.store.log(race.game_id(racer))
                 moves = [(tok, int(ms)) for tok, _, ms in (e.partition(" ") for e in entries)]
                 record = GameRecord.of(race, racer, moves)
+                records.append(record)
                 await self.records.save(record)
                 await self.boards.submit_record(record)
                 v = verify(record)
                 await accounts_ranked.race_over(self.redis, self.accounts, record, v)  # accounts: history
-                await self.history.note(racer.player, Played.of_record(record, v))
                 if race.daily and race.ranked:
                     result = {
                         "score": v.score,
@@ -357,8 +357,14 @@ class RaceService:
                         "left": list(v.game.heights),
                         "game": record.game,
                         "status": record.status,
+                        "review": review_reason(record, self.boards.checks),  # fair play: too fast?
                     }
-                    await self.daily.finish(date.fromisoformat(race.daily), racer.player, result)
+                    day = date.fromisoformat(race.daily)
+                    await self.daily.finish(day, racer.player, result, ended_at=record.finished_at)
+            # after what the racers' pages ask for next (results, boards, the daily's share text)
+            for record in records:
+                await self.history.note(record.player, Played.of_record(record, verify(record)))
+            await self.live.remove(race.id)
             done = await self.update(race.id, lambda r: r.finalize())
         except Exception:
             log.exception("finishing race %s failed; the next touch tries again", race.id)
@@ -389,7 +395,7 @@ class RaceService:
     async def _complete(self, race_id: str) -> None:
         await self.load_with_seats(race_id)
 
-    async def _compute_par(self, race: Race) -> None:
+    async def compute_par(self, race: Race) -> None:
         par = await asyncio.to_thread(solving.par, race.code, self.settings.solver_budget_s)
         if par is not None:
             with contextlib.suppress(RaceError):

@@ -6,8 +6,9 @@ Keys, all under the race's hash tag (one Redis Cluster slot for a race and every
 - ``race:{<id>}:gate``   what the seats' commits check (``store.gate_key``, ``Race.gate``)
 - ``game:{<id>}-<seat>`` each racer's game, an ordinary stored game (``store.game_key``)
 - ``race:{<id>}:wh``, ``race:{<id>}:here``: watcher counts and lobby presence (``presence.py``)
-- channel ``race:{<id>}``: the race's events, published by the same script as the write (and the seats'
-  move events, published by their commits), so every instance sees them in commit order.
+- channel ``race:{<id>}``: the race's events, published (``SPUBLISH`` on a Redis Cluster) by the same script
+  as the write (and the seats' move events, published by their commits), so every instance sees them in
+  commit order.
 
 A write is a compare-and-set in one Lua script (``WRITE``): the record must still be the one read and every
 seat still at the version read (a seat's move between the read and the write makes it try again), then the
@@ -51,7 +52,7 @@ for i, fields in ipairs(ARGV[7]) do
     redis.call('EXPIRE', KEYS[2 + i], ARGV[8])
   end
 end
-if ARGV[9] ~= '' then redis.call('PUBLISH', ARGV[4], ARGV[9]) end
+if ARGV[9] ~= '' then redis.call(ARGV[10], ARGV[4], ARGV[9]) end
 return 'ok'
 """
 
@@ -60,7 +61,7 @@ local current = redis.call('GET', KEYS[1])
 if not current then return 'gone' end
 if current ~= ARGV[1] then return 'conflict' end
 redis.call('DEL', unpack(KEYS))
-if ARGV[3] ~= '' then redis.call('PUBLISH', ARGV[2], ARGV[3]) end
+if ARGV[3] ~= '' then redis.call(ARGV[4], ARGV[2], ARGV[3]) end
 return 'ok'
 """
 
@@ -119,7 +120,8 @@ class RaceStore:
         since ``before`` was read; ``ok``, ``conflict`` or ``gone``."""
         race_id = before.race.id
         keys = [race_key(race_id), gate_key(race_id), race_key(race_id) + ":wh", race_key(race_id) + ":here"]
-        reply = await self._delete(keys=keys, args=[before.raw, race_channel(race_id), event])
+        args: list[bytes | str] = [before.raw, race_channel(race_id), event, self.store.publish_command]
+        reply = await self._delete(keys=keys, args=args)
         return reply.decode() if isinstance(reply, bytes) else str(reply)
 
     async def write(
@@ -151,6 +153,7 @@ class RaceStore:
             creates,
             self.store.settings.idle_game_ttl,
             event,
+            self.store.publish_command,  # SPUBLISH on a Redis Cluster (sharded, as the hub listens)
         ]
         reply = await self._write(keys=keys, args=[pack_args(args)])
         return reply.decode() if isinstance(reply, bytes) else str(reply)

@@ -9,6 +9,9 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
+from redis.exceptions import RedisError
+
+from ..errors import cause
 from .errors import RaceError
 
 log = logging.getLogger("golfrace.races")
@@ -33,11 +36,16 @@ async def retrying(
             return
         except settled:
             return
-        except Exception:
+        except Exception as exc:
+            # Redis away (a restart, a failover) is routine: one line with its cause; anything else is a bug
+            routine = isinstance(exc, RedisError | OSError)
             if wait is None:
-                log.error("%s failed; giving up after %d attempts", what, len(waits) + 1, exc_info=True)
+                log.error(
+                    "%s failed; giving up after %d attempts: %s", what, len(waits) + 1, cause(exc),
+                    exc_info=not routine,
+                )  # fmt: skip
                 return
-            log.warning("%s failed; retrying in %g s", what, wait, exc_info=True)
+            log.warning("%s failed (%s); retrying in %g s", what, cause(exc), wait, exc_info=not routine)
             await asyncio.sleep(wait)
 
 

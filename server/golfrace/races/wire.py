@@ -1,6 +1,7 @@
-"""Races on the wire: a server extension (see ``app.EXTENSIONS``). Importing it registers the message
-types (below) and their handlers (``handlers.py``); ``startup``/``shutdown`` build and stop the race services
-with their settings and clock; ``routes`` adds the pages and JSON endpoints (``routes.py``).
+"""Races on the wire: a server extension (see ``app.EXTENSIONS``). Its handlers (``handlers.py``, named here
+so that the app's dispatch table finds them) answer the race messages of ``messages.py``;
+``startup``/``shutdown`` build and stop the race services with the app's settings and clock; ``routes``
+adds the pages and JSON endpoints (``routes.py``).
 
 Where each race rule lives: ``race.py`` and ``racer.py`` (the pure race), ``race_data.py`` (its JSON),
 ``race_views.py`` (what each audience sees), ``storage.py`` (the race in Redis and its one-slot write),
@@ -20,46 +21,46 @@ import hmac
 from ..context import Context
 from ..engine import GameCode
 from ..handlers import SEATS
-from ..protocol import ACTION_FIELDS, DEAL_FIELDS, ID_LEN, Field, Spec, register
-from . import handlers as _handlers  # noqa: F401  (registers the race handlers)
 from . import solving, stats
 from .daily import DailyBook
 from .followers import RaceWire
+from .handlers import (
+    on_board_unwatch,
+    on_board_watch,
+    on_daily,
+    on_daily_play,
+    on_race_act,
+    on_race_join,
+    on_race_leave,
+    on_race_new,
+    on_race_rematch,
+    on_race_resign,
+    on_race_start,
+    on_unwatch,
+    on_watch,
+)
 from .routes import routes
 from .seats import SeatRules
 from .service import RaceService
-from .settings import DEFAULT_SETTINGS
 
-__all__ = ["routes", "shutdown", "startup"]
-
-RACE = Field("race", str, required=True, max_len=ID_LEN)
-NAME = Field("name", str, max_len=DEFAULT_SETTINGS.name_max * 2)
-BOARD = Field("board", str, required=True, max_len=64)
-register(
-    Spec(
-        "race_new",
-        (
-            *DEAL_FIELDS,
-            Field("undo", bool),
-            Field("limit", int, lo=0, hi=DEFAULT_SETTINGS.max_time_limit_s),
-            Field("seats", int, lo=1, hi=DEFAULT_SETTINGS.max_racers),
-            NAME,
-            Field("rid", str, max_len=ID_LEN),
-        ),
-    )
-)
-register(Spec("race_join", (RACE, NAME)))
-register(Spec("race_leave", (RACE,)))
-register(Spec("race_start", (RACE,)))
-register(Spec("race_act", (RACE, *ACTION_FIELDS)))
-register(Spec("race_resign", (RACE,)))
-register(Spec("race_rematch", (RACE,)))
-register(Spec("watch", (RACE,)))
-register(Spec("unwatch", (RACE,)))
-register(Spec("board_watch", (BOARD,)))
-register(Spec("board_unwatch", (BOARD,)))
-register(Spec("daily", ()))
-register(Spec("daily_play", (NAME,)))
+__all__ = [
+    "on_board_unwatch",
+    "on_board_watch",
+    "on_daily",
+    "on_daily_play",
+    "on_race_act",
+    "on_race_join",
+    "on_race_leave",
+    "on_race_new",
+    "on_race_rematch",
+    "on_race_resign",
+    "on_race_start",
+    "on_unwatch",
+    "on_watch",
+    "routes",
+    "shutdown",
+    "startup",
+]
 
 
 async def startup(ctx: Context) -> None:
@@ -70,7 +71,7 @@ async def startup(ctx: Context) -> None:
     def winnable(code: GameCode) -> bool | None:
         return solving.winnable(code, settings.solver_budget_s)
 
-    book = DailyBook(ctx.redis, daily_secret, winnable, settings.daily_max_tries)
+    book = DailyBook(ctx.redis, daily_secret, winnable, settings.daily_max_tries, settings.daily_grace_s)
     ctx.store.clock = now  # one clock for the seats' logs, the gate and the races
     service = RaceService(ctx.redis, ctx.store, settings, book, clock=now, accounts=ctx.settings.accounts)
     wire = RaceWire(ctx, service)
