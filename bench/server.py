@@ -31,14 +31,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import multiprocessing
 import os
 import random
 import resource
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -51,13 +54,20 @@ from websockets.typing import Subprotocol
 from golfrace.engine import Game, GameCode, Rules, Status, Tap
 from golfrace.engine.codes import SEED_SPACE
 from golfrace.engine.rules import NO_VARIANTS
+from golfrace.limits import GENEROUS
 from golfrace.redis_server import RedisServer, free_port, terminate
 from golfrace.settings import Settings
 from golfrace.testing import start_process, stop_process
 
 WARMUP = 1.0  # seconds of the paced phase not measured (connections settle, caches fill)
 PROTO = [Subprotocol("golfrace.msgpack")]
-LIMITS = {"rate": 100_000.0, "burst": 100_000, "flood_close_after": 10**9, "max_open_games": 64}
+LIMITS: dict[str, Any] = {
+    "rate": 100_000.0,
+    "burst": 100_000,
+    "flood_close_after": 10**9,
+    "max_open_games": 64,
+    **GENEROUS,  # the per-network buckets: every benchmark client comes from 127.0.0.1
+}
 ECHO_APP = """
 import os
 from starlette.applications import Starlette
@@ -172,6 +182,15 @@ class Player:
             if t in ("error", "refused"):
                 raise RuntimeError(f"unexpected answer {reply}")
 
+    async def until(self, t: str, where: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+        """Read frames until one of type ``t`` (that ``where`` accepts); others are skipped."""
+        while True:
+            reply = msgpack.unpackb(await self.ws.recv())
+            if reply["t"] == t and (where is None or where(reply)):
+                return reply  # type: ignore[no-any-return]
+            if reply["t"] in ("error", "refused"):
+                raise RuntimeError(f"unexpected answer {reply}")
+
     async def start(self) -> None:
         reply = await self.round_trip(msgpack.packb({"t": "hello"}), "welcome")
         assert reply is not None
@@ -209,11 +228,260 @@ class Player:
         return time.perf_counter() - started
 
 
+class Racer(Player):
+    """A player in races of 4 (``RACE_SEATS``): the host makes a race on the next precomputed line's code,
+    the others join, the host starts (the bench server counts down 0 ms); each racer then plays the line on
+    its seat, and once the 4 are done the group races again. A seat that is an ordinary game (``open`` of
+    ``<race>-<seat>`` answers a snapshot) is played with ``act``; on a server whose seats live inside the
+    race (``open`` answers ``no_game``) with ``race_act``, from the ``race_game``'s seq."""
+
+    race = ""
+    seat_game = ""
+    seat_is_game = False
+
+    def race_frame(self) -> bytes:
+        self.seq += 1
+        move = self.line[self.pos]
+        if self.seat_is_game:
+            return msgpack.packb({"t": "act", "game": self.seat_game, "seq": self.seq, **move})  # type: ignore[no-any-return]
+        return msgpack.packb({"t": "race_act", "race": self.race, "seq": self.seq, **move})  # type: ignore[no-any-return]
+
+    async def race_move(self) -> float:
+        frame = self.race_frame()
+        started = time.perf_counter()
+        seq = self.seq
+        await self.ws.send(frame)
+        await self.until("ack", lambda m: m.get("seq") == seq)
+        self.pos += 1
+        return time.perf_counter() - started
+
+    async def take_seat(self, race: str) -> None:
+        """After the start: this racer's seat, opened as an ordinary game where the server has them."""
+        view = await self.until("race", lambda m: m.get("race") == race and m.get("phase") != "lobby")
+        self.race, self.seat_game = race, view["you"]["game"]
+        await self.ws.send(msgpack.packb({"t": "open", "game": self.seat_game, "role": "player"}))
+        board = None
+        while True:
+            reply = msgpack.unpackb(await self.ws.recv())
+            if reply["t"] == "snapshot" and reply.get("game") == self.seat_game:
+                self.seat_is_game, self.seq = True, 0
+                return
+            if reply["t"] == "race_game" and reply.get("race") == race:
+                board = reply
+            if reply["t"] == "error" and reply.get("ref") == "open":  # no_game (or bad_field): not a game
+                break
+        self.seat_is_game = False
+        if board is None:
+            board = await self.until("race_game", lambda m: m.get("race") == race)
+        self.seq = int(board["seq"])
+
+
+async def new_race(group: list[Racer]) -> None:
+    host = group[0]
+    code, line = host.lines[host.next_line % len(host.lines)]
+    host.next_line += 1
+    rid = f"b{host.next_line}"
+    await host.ws.send(msgpack.packb({"t": "race_new", "code": code, "seats": RACE_SEATS, "rid": rid}))
+    race = (await host.until("race", lambda m: m.get("rid") == rid))["race"]
+    for p in group[1:]:
+        await p.ws.send(msgpack.packb({"t": "race_join", "race": race}))
+        await p.until("race", lambda m: m.get("race") == race)
+    await host.ws.send(msgpack.packb({"t": "race_start", "race": race}))
+    await asyncio.gather(*(p.take_seat(race) for p in group))
+    for p in group:
+        p.line, p.pos = line, 0
+
+
+RACE_SEATS = 4
+RACE_ENV = {"GOLFRACE_RACE_COUNTDOWN_MS": "0", "GOLFRACE_RACE_SOLVER_BUDGET_S": "0"}
+"""The race phases' server: no countdown (a group races again at once) and no par search at each race's
+end (a background solver job, not the move path, that would take the CPU the phase measures)."""
+
+
+async def fanout_worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
+    """The fan-out phase: watchers of one game (half msgpack, half JSON), and in the first process its one
+    mover, who alternates draw and undo (the game never ends) at ``fanout_rate`` moves/s."""
+    url, game = job["url"], job["game"]
+    watchers: list[ClientConnection] = []
+    for i in range(job["watchers"]):
+        codec = JSON_PROTO if (job["first_watcher"] + i) % 2 else PROTO
+        ws = await connect(url, subprotocols=codec, compression=None, ping_interval=None, max_size=2**20)
+        watchers.append(ws)
+    for ws in watchers:
+        await ws.send(_packed(ws, {"t": "hello"}))
+        await ws.send(_packed(ws, {"t": "open", "game": game, "role": "watcher"}))
+    for ws in watchers:  # each has its snapshot: from now on it only gets diffs
+        while _unpacked(await ws.recv())["t"] != "snapshot":
+            pass
+    mover = None
+    if job["mover"]:
+        mover = await open_ws(url)
+        await mover.send(msgpack.packb({"t": "hello", "token": job["token"]}))
+        await mover.send(msgpack.packb({"t": "open", "game": game, "role": "player"}))
+        while msgpack.unpackb(await mover.recv())["t"] != "snapshot":
+            pass
+    arrivals: list[list[tuple[int, float]]] = [[] for _ in watchers]
+
+    async def watch(ws: ClientConnection, out: list[tuple[int, float]]) -> None:
+        with contextlib.suppress(Exception):
+            async for frame in ws:
+                msg = _unpacked(frame)
+                if msg.get("t") == "diff":
+                    out.append((msg["v"], time.monotonic()))
+
+    pipe.send("ready")
+    start_at = pipe.recv()
+    tasks = [asyncio.create_task(watch(ws, out)) for ws, out in zip(watchers, arrivals, strict=True)]
+    await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+    sent: dict[int, float] = {}
+    deadline = time.monotonic() + job["seconds"]
+    if mover is not None:
+        seq, interval, next_at = 0, 1.0 / job["fanout_rate"], time.monotonic()
+        while time.monotonic() < deadline:
+            seq += 1
+            sent_at = time.monotonic()
+            await mover.send(
+                msgpack.packb({"t": "act", "game": game, "seq": seq, "a": "undo" if seq % 2 == 0 else "draw"})
+            )
+            while True:
+                reply = msgpack.unpackb(await mover.recv())
+                if reply["t"] == "ack":
+                    sent[reply["v"]] = sent_at
+                    break
+                if reply["t"] in ("error", "refused"):
+                    raise RuntimeError(f"unexpected answer {reply}")
+            next_at += interval
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+    else:
+        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+    await asyncio.sleep(0.5)  # the last diffs reach the watchers
+    for task in tasks:
+        task.cancel()
+    cpu = time.process_time()
+    await until_told(pipe)
+    await asyncio.gather(*(ws.close() for ws in watchers), return_exceptions=True)
+    if mover is not None:
+        await mover.close()
+    return {
+        "count": len(sent),
+        "elapsed": job["seconds"],
+        "lat": [],
+        "sent": sent,
+        "arrivals": arrivals,
+        "cpu": cpu,
+    }
+
+
+FLOOR_APP = """
+import asyncio, os, sys, uvloop
+frame = b"\\x82" + bytes([len(sys.argv[2])]) + sys.argv[2].encode()
+rate, seconds, conns = float(sys.argv[3]), float(sys.argv[4]), []
+class Conn(asyncio.Protocol):
+    def connection_made(self, transport):
+        self.transport = transport
+        conns.append(transport)
+    def connection_lost(self, exc):
+        conns.remove(self.transport)
+    def data_received(self, data):
+        asyncio.get_running_loop().create_task(broadcast())
+async def broadcast():
+    loop = asyncio.get_running_loop()
+    next_at, end = loop.time(), loop.time() + seconds
+    while loop.time() < end:
+        for transport in conns:
+            transport.write(frame)
+        next_at += 1 / rate
+        await asyncio.sleep(max(0.0, next_at - loop.time()))
+async def main():
+    await asyncio.get_running_loop().create_server(Conn, "127.0.0.1", int(sys.argv[1]))
+    await asyncio.Future()
+uvloop.run(main())
+"""
+"""The fan-out floor: a bare uvloop TCP server that, once told, writes the same websocket frame (a diff's
+size) to every connection ``rate`` times a second — one ``transport.write`` per follower and nothing else."""
+
+
+async def floor_worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
+    """The fan-out floor's receivers: raw TCP connections counting the bytes they get."""
+    host, port = "127.0.0.1", job["floor_port"]
+    conns = [await asyncio.open_connection(host, port) for _ in range(job["watchers"])]
+    got = [0] * len(conns)
+
+    async def read(i: int, reader: asyncio.StreamReader) -> None:
+        with contextlib.suppress(Exception):
+            while data := await reader.read(65536):
+                got[i] += len(data)
+
+    pipe.send("ready")
+    start_at = pipe.recv()
+    tasks = [asyncio.create_task(read(i, r)) for i, (r, _w) in enumerate(conns)]
+    await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+    if job["mover"]:
+        conns[0][1].write(b"go")
+    await asyncio.sleep(job["seconds"] + 0.5)
+    for task in tasks:
+        task.cancel()
+    cpu = time.process_time()
+    await until_told(pipe)
+    for _r, w in conns:
+        w.close()
+    return {"count": sum(got) // job["frame_len"], "elapsed": job["seconds"], "lat": [], "cpu": cpu}
+
+
+def floor_run(args: argparse.Namespace, watchers: int) -> dict[str, Any]:
+    port = free_port()
+    payload = "d" * FLOOR_PAYLOAD
+    argv = [str(port), payload, str(args.fanout_rate), str(args.fanout_seconds)]
+    proc = subprocess.Popen([sys.executable, "-c", FLOOR_APP, *argv])
+    try:
+        _wait_port(port, proc)
+        shares = split(watchers, args.procs)
+        extra = [
+            {
+                "watchers": share,
+                "mover": i == 0,
+                "floor_port": port,
+                "frame_len": FLOOR_PAYLOAD + 2,
+                "seconds": args.fanout_seconds,
+            }
+            for i, share in enumerate(shares)
+        ]
+        out = run_load("", "floor", args, [proc.pid], [], extra)
+    finally:
+        terminate(proc)
+    out["deliveries"] = out["count"]
+    out["per_delivery_us"] = out["server_cpu"] / out["count"] * 1e6 if out["count"] else float("nan")
+    return out
+
+
+FLOOR_PAYLOAD = 120
+"""Bytes of the floor's frame payload: about a diff's (msgpack ~110 bytes, JSON ~170)."""
+
+
+JSON_PROTO = [Subprotocol("golfrace.json")]
+
+
+def _packed(ws: ClientConnection, message: dict[str, Any]) -> bytes | str:
+    if ws.subprotocol == "golfrace.json":
+        return json.dumps(message)
+    return msgpack.packb(message)  # type: ignore[no-any-return]
+
+
+def _unpacked(frame: bytes | str) -> dict[str, Any]:
+    return json.loads(frame) if isinstance(frame, str) else msgpack.unpackb(frame)  # type: ignore[no-any-return]
+
+
 ECHO_FRAME = msgpack.packb({"t": "act", "game": "abcdefghijkm", "seq": 12345, "a": "tap", "col": 3})
 
 
 async def _worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
     """One load-generator process: its share of connections; waits for the common start time."""
+    if job["mode"] == "fanout":
+        return await fanout_worker(job, pipe)
+    if job["mode"] == "floor":
+        return await floor_worker(job, pipe)
+    if job["mode"] in ("race", "race_paced"):
+        return await race_worker(job, pipe)
     mode, n = job["mode"], job["players"]
     lines = move_lines(job["seed"], 150) if mode != "echo" else []
     conns = await open_many(job["url"], n)
@@ -282,10 +550,68 @@ async def _worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
     for task in watch_tasks:
         task.cancel()
     cpu = time.process_time()
+    await until_told(pipe)
     await asyncio.gather(
         *(p.ws.close() for p in players), *(ws.close() for ws in wconns), return_exceptions=True
     )
     return {"count": count, "elapsed": elapsed, "lat": latencies, "delivery": delivery, "cpu": cpu}
+
+
+async def race_worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
+    """The race phases: this process's racers in groups of 4, each group racing again once its race is over;
+    closed loop (``race``) or paced like the solo paced phase (``race_paced``)."""
+    n, paced = job["players"], job["mode"] == "race_paced"
+    lines = move_lines(job["seed"], 150)
+    conns = await open_many(job["url"], n)
+    racers = [Racer(ws, lines, 0) for ws in conns]
+    for start in range(0, n, 100):
+        await asyncio.gather(
+            *(p.round_trip(msgpack.packb({"t": "hello"}), "welcome") for p in racers[start : start + 100])
+        )
+    groups = [racers[i : i + RACE_SEATS] for i in range(0, n, RACE_SEATS)]
+    for i, group in enumerate(groups):
+        group[0].next_line = i * 7
+    pipe.send("ready")
+    start_at = pipe.recv()
+    await asyncio.sleep(max(0.0, start_at - time.monotonic()))
+    latencies: list[float] = []
+    count = 0
+    t0 = time.perf_counter()
+    warm_until = t0 + (WARMUP if paced else 0.0)
+    deadline = warm_until + job["seconds"]
+    interval = job["total_players"] / job["rate"]
+
+    async def play(p: Racer, index: int) -> None:
+        nonlocal count
+        next_at = time.perf_counter() + (interval * index / n if paced else 0.0)
+        while p.pos < len(p.line) and time.perf_counter() < deadline:
+            if paced:
+                await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+            now = time.perf_counter()
+            took = await p.race_move()
+            if now >= warm_until:
+                latencies.append(took)
+                count += 1
+            next_at += interval * random.uniform(0.5, 1.5)
+
+    async def group_loop(group: list[Racer], first: int) -> None:
+        while time.perf_counter() < deadline:
+            await new_race(group)
+            await asyncio.gather(*(play(p, first + k) for k, p in enumerate(group)))
+
+    await asyncio.gather(*(group_loop(g, i * RACE_SEATS) for i, g in enumerate(groups)))
+    elapsed = job["seconds"] if paced else time.perf_counter() - warm_until
+    cpu = time.process_time()
+    await until_told(pipe)
+    await asyncio.gather(*(p.ws.close() for p in racers), return_exceptions=True)
+    return {"count": count, "elapsed": elapsed, "lat": latencies, "delivery": [], "cpu": cpu}
+
+
+async def until_told(pipe: Connection) -> None:
+    """The timed part is over: tell the coordinator (which reads the servers' CPU time now), then wait for
+    its word before closing the connections, so that closing them is not counted."""
+    pipe.send("timed")
+    await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
 
 
 def _worker_main(job: dict[str, Any], pipe: Connection) -> None:
@@ -300,12 +626,13 @@ def _worker_main(job: dict[str, Any], pipe: Connection) -> None:
         raise
 
 
-def cpu_seconds(pids: list[int]) -> float:
+def cpu_seconds(pids: list[int], system: bool = False) -> float:
+    """CPU seconds (user + system; or only system) the processes have used so far."""
     total = 0.0
     for pid in pids:
         with contextlib.suppress(psutil.Error):
             t = psutil.Process(pid).cpu_times()
-            total += t.user + t.system
+            total += t.system if system else t.user + t.system
     return total
 
 
@@ -315,17 +642,22 @@ def run_load(
     args: argparse.Namespace,
     server_pids: list[int],
     redis_pids: list[int] = (),  # type: ignore[assignment]
+    extra: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """Run one phase in ``args.procs`` load-generator processes; CPU of the server side measured around the
-    timed window."""
+    """Run one phase in ``args.procs`` load-generator processes (or one per ``extra``); CPU of the server side
+    measured around the timed window. ``extra``: more of each process's job (fan-out: its watchers, the
+    mover)."""
     ctx = multiprocessing.get_context("fork")
     procs, pipes = [], []
-    shares = [
-        args.players // args.procs + (1 if i < args.players % args.procs else 0) for i in range(args.procs)
-    ]
+    unit = RACE_SEATS if mode.startswith("race") else 1  # racers come in whole races
+    units = args.players // unit
+    shares = [(units // args.procs + (1 if i < units % args.procs else 0)) * unit for i in range(args.procs)]
     wshares = [
         args.watchers // args.procs + (1 if i < args.watchers % args.procs else 0) for i in range(args.procs)
     ]
+    if extra and len(extra) > len(shares):  # processes of their own (the fan-out's mover)
+        shares += [0] * (len(extra) - len(shares))
+        wshares += [0] * (len(extra) - len(wshares))
     for i, share in enumerate(shares):
         job = {
             "mode": mode,
@@ -337,6 +669,7 @@ def run_load(
             "seconds": args.seconds,
             "seed": 1000 + i,
             "uvloop": not args.no_uvloop,
+            **(extra[i] if extra else {}),
         }
         mine, theirs = ctx.Pipe()
         proc = ctx.Process(target=_worker_main, args=(job, theirs), daemon=True)
@@ -355,13 +688,23 @@ def run_load(
             pipe.send(start_at)
         time.sleep(max(0.0, start_at - time.monotonic()))
         cpu0, rcpu0 = cpu_seconds(server_pids), cpu_seconds(list(redis_pids))
-        results = []
+        sys0 = cpu_seconds(server_pids, system=True)
         for pipe in pipes:
             if not pipe.poll(args.seconds * 4 + 60):
                 raise RuntimeError("a load generator did not finish")
-            results.append(pipe.recv())
+            msg = pipe.recv()
+            if msg != "timed":
+                raise RuntimeError(f"load generator failed: {msg}")
         cpu1, rcpu1 = cpu_seconds(server_pids), cpu_seconds(list(redis_pids))
+        sys1 = cpu_seconds(server_pids, system=True)
         window = time.monotonic() - start_at
+        results = []
+        for pipe in pipes:
+            pipe.send("close")
+        for pipe in pipes:
+            if not pipe.poll(60):
+                raise RuntimeError("a load generator did not finish")
+            results.append(pipe.recv())
     finally:
         for proc in procs:
             proc.join(10)
@@ -373,10 +716,13 @@ def run_load(
     count = sum(r["count"] for r in results)
     elapsed = max(r["elapsed"] for r in results)
     return {
+        "results": results,
+        "server_cpu": cpu1 - cpu0,
+        "server_system": (sys1 - sys0) / (cpu1 - cpu0) if cpu1 > cpu0 else float("nan"),
         "rate": count / elapsed,
         "count": count,
         "lat": [x for r in results for x in r["lat"]],
-        "delivery": [x for r in results for x in r["delivery"]],
+        "delivery": [x for r in results for x in r.get("delivery", ())],
         "server_us": (cpu1 - cpu0) / count * 1e6 if count else float("nan"),
         "server_load": (cpu1 - cpu0) / window,
         "redis_us": (rcpu1 - rcpu0) / count * 1e6 if count else float("nan"),
@@ -412,15 +758,77 @@ def start_echo(port: int, kind: str, redis_url: str) -> subprocess.Popen[bytes]:
     )
     args = [sys.executable, "-c", ECHO_APP + run]
     proc = subprocess.Popen(args, env={**os.environ, "BENCH_ECHO": kind, "BENCH_REDIS": redis_url})
-    deadline = time.monotonic() + 15
-    import socket
+    _wait_port(port, proc)
+    return proc
 
+
+def _wait_port(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return proc
+            return
         time.sleep(0.05)
     proc.kill()
-    raise RuntimeError("echo server did not start")
+    raise RuntimeError("a benchmark server did not start")
+
+
+PHASES = ("echo", "game", "paced", "race", "race_paced", "fanout", "idle")
+
+
+async def make_game(url: str) -> tuple[str, str]:
+    """A new game for the fan-out phase: (its player's token, its id)."""
+    ws = await open_ws(url)
+    try:
+        await ws.send(msgpack.packb({"t": "hello"}))
+        token = (await Player(ws, [], 0).until("welcome"))["token"]
+        await ws.send(msgpack.packb({"t": "new", "code": FANOUT_CODE}))
+        game = (await Player(ws, [], 0).until("snapshot"))["game"]
+    finally:
+        await ws.close()
+    return token, game
+
+
+FANOUT_CODE = "GO1-E-AAAAAAB"
+
+
+def split(n: int, parts: int) -> list[int]:
+    return [n // parts + (1 if i < n % parts else 0) for i in range(parts)]
+
+
+def fanout_run(
+    base: Settings, args: argparse.Namespace, tmp: str, redis_pids: list[int], direct: bool, watchers: int
+) -> dict[str, Any]:
+    """One mover and ``watchers`` watchers of its game on a fresh server: server CPU per delivery."""
+    server = start_process(base.with_(port=free_port(), direct_frames=direct), log=Path(tmp) / "server.log")
+    try:
+        assert server.process is not None
+        token, game = asyncio.run(make_game(server.ws))
+        shares = [*split(watchers, args.procs), 0]  # the mover in a process of its own: not starved by
+        extra = [  # the watchers' reading, so that it keeps its pace
+            {
+                "game": game,
+                "token": token,
+                "mover": i == len(shares) - 1,
+                "watchers": share,
+                "first_watcher": sum(shares[:i]),
+                "fanout_rate": args.fanout_rate,
+                "seconds": args.fanout_seconds,
+            }
+            for i, share in enumerate(shares)
+        ]
+        out = run_load(server.ws, "fanout", args, [server.process.pid], redis_pids, extra)
+    finally:
+        stop_process(server)
+    sent: dict[int, float] = out["results"][-1]["sent"]
+    latencies = [t - sent[v] for r in out["results"] for got in r["arrivals"] for v, t in got if v in sent]
+    moves = len(sent)
+    out["moves"] = moves
+    out["deliveries"] = len(latencies)
+    out["expected"] = moves * watchers
+    out["delivery"] = latencies
+    out["per_delivery_us"] = out["server_cpu"] / len(latencies) * 1e6 if latencies else float("nan")
+    out["per_move_us"] = out["server_cpu"] / moves * 1e6 if moves else float("nan")
+    return out
 
 
 def main() -> int:
@@ -431,19 +839,32 @@ def main() -> int:
     parser.add_argument("--watchers", type=int, default=20)
     parser.add_argument("--idle", type=int, default=5000)
     parser.add_argument("--procs", type=int, default=2, help="load-generator processes")
+    parser.add_argument("--fanout-watchers", type=int, default=200)
+    parser.add_argument("--fanout-rate", type=float, default=100.0, help="the fan-out mover's moves/s")
+    parser.add_argument("--fanout-seconds", type=float, default=4.0)
+    parser.add_argument(
+        "--fanout-repeat", type=int, default=1, help="pairs of fan-out runs (framed once, framed per send)"
+    )
+    parser.add_argument(
+        "--phases", default=",".join(PHASES), help=f"comma-separated, of {', '.join(PHASES)} (all)"
+    )
     parser.add_argument(
         "--no-uvloop", action="store_true", help="load generators on the default asyncio loop"
     )
     parser.add_argument("--no-persist", action="store_true", help="embedded Redis without AOF/snapshots")
     args = parser.parse_args()
+    phases = set(args.phases.split(","))
+    if not phases <= set(PHASES):
+        parser.error(f"--phases: unknown {', '.join(sorted(phases - set(PHASES)))}")
     fds = raise_fd_limit()
     report: dict[str, Any] = {}
+    began = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="golfrace-bench-") as tmp:
         redis = RedisServer(Path(tmp) / "redis", persist=not args.no_persist).start()  # unix socket
         redis_pids = [redis.process.pid] if redis.process is not None else []
         base = Settings(host="127.0.0.1", redis_url=redis.url, secret="bench").with_(**LIMITS)
         try:
-            for kind in ECHO_KINDS:
+            for kind in ECHO_KINDS if "echo" in phases else ():
                 echo_port = free_port()
                 echo = start_echo(echo_port, kind, redis.url)
                 try:
@@ -451,14 +872,26 @@ def main() -> int:
                     report[kind] = run_load(f"ws://127.0.0.1:{echo_port}/ws", "echo", args, [echo.pid], pids)
                 finally:
                     terminate(echo)
-            for mode in ("game", "paced"):
-                server = start_process(base.with_(port=free_port()), log=Path(tmp) / "server.log")
+            for mode in [m for m in ("game", "paced", "race", "race_paced") if m in phases]:
+                env = RACE_ENV if mode.startswith("race") else None
+                server = start_process(base.with_(port=free_port()), env=env, log=Path(tmp) / "server.log")
                 try:
                     assert server.process is not None
                     report[mode] = run_load(server.ws, mode, args, [server.process.pid], redis_pids)
                 finally:
                     stop_process(server)
-            if args.idle:
+            if "fanout" in phases:
+                report["fanout_none"] = fanout_run(base, args, tmp, redis_pids, True, 0)
+                report["fanout"], report["fanout_off"] = [], []
+                for _ in range(args.fanout_repeat):  # alternating, so both see the same conditions
+                    report["fanout"].append(
+                        fanout_run(base, args, tmp, redis_pids, True, args.fanout_watchers)
+                    )
+                    report["fanout_off"].append(
+                        fanout_run(base, args, tmp, redis_pids, False, args.fanout_watchers)
+                    )
+                report["fanout_floor"] = floor_run(args, args.fanout_watchers)
+            if args.idle and "idle" in phases:
                 for compression in (False, True):
                     server = start_process(base.with_(port=free_port(), compression=compression))
                     try:
@@ -474,42 +907,98 @@ def main() -> int:
                 print(log.read_text()[-3000:], file=sys.stderr)
 
     ms = 1000
-    echo, sat, paced = report["echo"], report["game"], report["paced"]
-    ratio = sat["rate"] / echo["rate"]
+    ok = True
     print(
         f"golfrace server benchmark: {args.players} connections from {args.procs} load-generator processes, "
         f"{args.seconds:g} s per phase, fd limit {fds}, "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+        f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs, "
+        f"{time.monotonic() - began:.0f} s in all"
     )
-    print(
-        f"  echo floor           {echo['rate']:9.0f} round trips/s   "
-        f"server CPU {echo['server_us']:.0f} us/round trip"
-        f" (busy {echo['server_load']:.0%}); load generator {echo['client_us']:.0f} us/round trip"
-    )
-    for kind in ("redis", "batched"):
-        floor = report[kind]
+    echo = report.get("echo")
+    if echo is not None:
         print(
-            f"  {ECHO_KINDS[kind]:<31} {floor['rate']:9.0f} round trips/s = "
-            f"{floor['rate'] / echo['rate']:.0%} of the floor; server CPU {floor['server_us']:.0f} us, "
-            f"Redis {floor['redis_us']:.0f} us, load generator {floor['client_us']:.0f} us a round trip"
+            f"  echo floor           {echo['rate']:9.0f} round trips/s   "
+            f"server CPU {echo['server_us']:.0f} us/round trip"
+            f" (busy {echo['server_load']:.0%}); load generator {echo['client_us']:.0f} us/round trip"
         )
-    print(
-        f"  saturation           {sat['rate']:9.0f} moves/s = {ratio:.0%} of the floor (target 60%)"
-        f"   ack p50 {pct(sat['lat'], 50) * ms:.1f} ms, p99 {pct(sat['lat'], 99) * ms:.1f} ms\n"
-        f"                       server CPU {sat['server_us']:.0f} us/move "
-        f"(busy {sat['server_load']:.0%}), Redis "
-        f"{sat['redis_us']:.0f} us/move, load generator {sat['client_us']:.0f} us/move"
-    )
-    print(
-        f"  paced {args.rate:g}/s       {paced['rate']:9.0f} moves/s   move→ack p50 "
-        f"{pct(paced['lat'], 50) * ms:.1f} ms, p99 {pct(paced['lat'], 99) * ms:.1f} ms (target ≤ 20 ms); "
-        f"move→watcher p50 {pct(paced['delivery'], 50) * ms:.1f} ms, "
-        f"p99 {pct(paced['delivery'], 99) * ms:.1f} ms "
-        f"({len(paced['delivery'])} deliveries, {args.watchers} watchers); "
-        f"server CPU {paced['server_us']:.0f} us/move"
-    )
-    ok = ratio >= 0.6 and pct(paced["lat"], 99) <= 0.020
-    if args.idle:
+        for kind in ("redis", "batched"):
+            floor = report[kind]
+            print(
+                f"  {ECHO_KINDS[kind]:<31} {floor['rate']:9.0f} round trips/s = "
+                f"{floor['rate'] / echo['rate']:.0%} of the floor; server CPU {floor['server_us']:.0f} us, "
+                f"Redis {floor['redis_us']:.0f} us, load generator {floor['client_us']:.0f} us a round trip"
+            )
+    sat = report.get("game")
+    if sat is not None:
+        ratio = f" = {sat['rate'] / echo['rate']:.0%} of the floor (target 60%)" if echo else ""
+        print(
+            f"  saturation           {sat['rate']:9.0f} moves/s{ratio}"
+            f"   ack p50 {pct(sat['lat'], 50) * ms:.1f} ms, p99 {pct(sat['lat'], 99) * ms:.1f} ms\n"
+            f"                       server CPU {sat['server_us']:.0f} us/move "
+            f"(busy {sat['server_load']:.0%}), Redis "
+            f"{sat['redis_us']:.0f} us/move, load generator {sat['client_us']:.0f} us/move"
+        )
+        ok = ok and (echo is None or sat["rate"] / echo["rate"] >= 0.6)
+    paced = report.get("paced")
+    if paced is not None:
+        print(
+            f"  paced {args.rate:g}/s       {paced['rate']:9.0f} moves/s   move→ack p50 "
+            f"{pct(paced['lat'], 50) * ms:.1f} ms, p99 {pct(paced['lat'], 99) * ms:.1f} ms (target ≤ 20 ms); "
+            f"move→watcher p50 {pct(paced['delivery'], 50) * ms:.1f} ms, "
+            f"p99 {pct(paced['delivery'], 99) * ms:.1f} ms "
+            f"({len(paced['delivery'])} deliveries, {args.watchers} watchers); "
+            f"server CPU {paced['server_us']:.0f} us/move"
+        )
+        ok = ok and pct(paced["lat"], 99) <= 0.020
+    race = report.get("race")
+    if race is not None:
+        ratio = f" = {race['rate'] / sat['rate']:.0%} of solo saturation (target 90%)" if sat else ""
+        print(
+            f"  race saturation      {race['rate']:9.0f} moves/s{ratio}   "
+            f"ack p50 {pct(race['lat'], 50) * ms:.1f} ms, p99 {pct(race['lat'], 99) * ms:.1f} ms\n"
+            f"                       server CPU {race['server_us']:.0f} us/move "
+            f"(busy {race['server_load']:.0%}), Redis {race['redis_us']:.0f} us/move, "
+            f"load generator {race['client_us']:.0f} us/move ({args.players // RACE_SEATS} races of 4)"
+        )
+        ok = ok and (sat is None or race["rate"] >= 0.9 * sat["rate"])
+    rpaced = report.get("race_paced")
+    if rpaced is not None:
+        print(
+            f"  race paced {args.rate:g}/s  {rpaced['rate']:9.0f} moves/s   move→ack p50 "
+            f"{pct(rpaced['lat'], 50) * ms:.1f} ms, p99 {pct(rpaced['lat'], 99) * ms:.1f} ms "
+            f"(target ≤ 5 ms); server CPU {rpaced['server_us']:.0f} us/move"
+        )
+        ok = ok and pct(rpaced["lat"], 99) <= 0.005
+    if "fanout" in report:
+        on, off, none = report["fanout"], report["fanout_off"], report["fanout_none"]
+        print(
+            f"  fan-out: 1 mover at {args.fanout_rate:g} moves/s, {args.fanout_watchers} watchers "
+            f"(half msgpack, half JSON), {args.fanout_seconds:g} s"
+        )
+        runs = [("framed once", r) for r in on] + [("framed per send", r) for r in off]
+        for label, run in runs:
+            net = (run["server_cpu"] - run["moves"] * none["per_move_us"] / 1e6) / max(1, run["deliveries"])
+            print(
+                f"    {label:<16} {run['deliveries']:7d} deliveries of {run['expected']} "
+                f"({run['moves']} moves); server CPU {run['per_delivery_us']:.1f} us/delivery "
+                f"(busy {run['server_load']:.0%}, {run['server_system']:.0%} of it in the kernel), "
+                f"{net * 1e6:.1f} us without the mover's own moves; "
+                f"move→watcher p50 {pct(run['delivery'], 50) * ms:.1f} ms, "
+                f"p99 {pct(run['delivery'], 99) * ms:.1f} ms"
+            )
+        print(
+            f"    no watchers      server CPU {none['per_move_us']:.0f} us/move ({none['moves']} moves)"
+            f"   (target ≤ 6 us/delivery framed once)"
+        )
+        floor = report["fanout_floor"]
+        print(
+            f"    floor            {floor['deliveries']:7d} writes; "
+            f"{floor['per_delivery_us']:.1f} us of CPU a write ({floor['server_system']:.0%} in the kernel): "
+            "a bare uvloop server writing one "
+            f"{FLOOR_PAYLOAD + 2}-byte frame to each of the same number of sockets at the same rate"
+        )
+        ok = ok and all(r["per_delivery_us"] <= 6 for r in on)
+    if "idle_kb_off" in report:
         print(
             f"  idle memory          {report['idle_kb_off']:.1f} KB/connection without compression, "
             f"{report['idle_kb_on']:.1f} KB with permessage-deflate ({args.idle} connections; target ≤ 20 KB)"

@@ -16,7 +16,6 @@ a queue that stays full for ``slow_grace`` seconds, or holds twice its size, clo
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -138,8 +137,9 @@ class Connection:
         self.on_drop = on_drop
         """Called for each broadcast dropped at a full queue (a metric)."""
         self.follows: dict[str, Follow] = {}
-        self.outbox: deque[Any] | None = None
-        """Frames to write, oldest first; None when empty (thousands of idle connections hold none)."""
+        self.outbox: list[Any] | None = None
+        """Frames to write, oldest first (at most twice ``send_queue``); None when empty (thousands of idle
+        connections hold none)."""
         self.full_since: float | None = None
         self.close_code: int | None = None
         self._lagging = 0
@@ -188,8 +188,9 @@ class Connection:
             return False
         queue = self.outbox
         if queue is None:
-            queue = self.outbox = deque()
-        elif len(queue) >= self.send_queue:
+            self.outbox = [frame]
+            return True
+        if len(queue) >= self.send_queue:
             now = self.clock()
             if self.full_since is None:
                 self.full_since = now

@@ -40,12 +40,19 @@ class Envelope:
     JSON text made at most once for all JSON clients, and each as a websocket frame made at most once for
     all local followers."""
 
-    __slots__ = ("_binary_frame", "_json", "_text_frame", "channel", "message", "raw")
+    __slots__ = ("_binary_frame", "_json", "_text_frame", "channel", "diff", "message", "raw")
 
     def __init__(self, channel: str, raw: bytes, message: dict[str, Any]) -> None:
         self.channel = channel
         self.raw = raw
         self.message = message
+        game = message.get("game")
+        self.diff: tuple[str, Any, Any] | None = (
+            (game, message.get("v"), message.get("from"))
+            if message.get("t") == "diff" and type(game) is str
+            else None
+        )
+        """A game's diff: (game id, v, from) read once for all followers (their sessions check the types)."""
         self._json: str | None = None
         self._binary_frame: bytes | None = None
         self._text_frame: bytes | None = None

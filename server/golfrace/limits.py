@@ -138,7 +138,7 @@ class Limiter:
         self._script = redis.register_script(TOKEN_BUCKET)
 
     def bucket(self, kind: str) -> tuple[int, float]:
-        """(burst, tokens per hour) of a kind; a burst or rate of 0 or less turns the kind's limit off."""
+        """(burst, tokens per hour) of a kind (positive settings; 0 or less would mean no limit)."""
         return (
             int(getattr(self.settings, f"limit_{kind}_burst")),
             float(getattr(self.settings, f"limit_{kind}_per_hour")),

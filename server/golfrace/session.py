@@ -2,9 +2,11 @@
 
 The rules of following games and of the bounded send queue are the sans-I/O state machine in
 ``follow.py`` (``Connection``); this module is its adapter. Every frame to the client goes through ``send``
-(answers to its own messages) or ``deliver`` (broadcasts from the hub) into the machine's ``outbox``; one
-writer task drains it into the socket and reports ``drained``; the machine's actions become tasks
-(``Fill``: read the store) and timers (``RetryAfter``).
+(answers to its own messages) or ``deliver`` (broadcasts from the hub) into the machine's ``outbox``. What
+is queued is written at once when the websocket protocol takes frames directly (``FrameSink``: a broadcast
+as the bytes framed once for all its followers), otherwise a writer task drains it through the ASGI
+``send``; either way the machine hears ``drained``. The machine's actions become tasks (``Fill``: read the
+store) and timers (``RetryAfter``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import contextlib
 import logging
 import secrets
 import time
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from . import metrics
@@ -26,9 +30,23 @@ from .seams.ws_frames import frame
 from .store import Stored, channel
 from .views import public_state
 
-__all__ = ["Follow", "FrameSink", "Session", "Socket", "snapshot"]
+__all__ = ["REQUEST", "Follow", "FrameSink", "Request", "Session", "Socket", "snapshot"]
 
 log = logging.getLogger("golfrace.session")
+
+
+@dataclass(slots=True)
+class Request:
+    """The client message being handled (``handlers.Dispatch`` sets it in ``REQUEST``): what this
+    connection is sent meanwhile answers it and carries its ``rid``."""
+
+    session: Session
+    rid: str | None
+    answered: bool = False
+    active: bool = True
+
+
+REQUEST: ContextVar[Request | None] = ContextVar("golfrace_request", default=None)
 
 
 class Socket(Protocol):
@@ -133,12 +151,26 @@ class Session:
     def send(self, message: dict[str, Any]) -> None:
         """Queue an answer to this client's own message. Answers are never dropped; a client that lets them
         pile up to twice the queue size is closed (4008)."""
+        message = self._answering(message)
         if message.get("t") == "error":
             metrics.ERRORS.labels(message.get("code", "")).inc()
         self._run(self.machine.answer(encode(message, self.codec)))
 
+    def _answering(self, message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` as the answer to the request being handled on this connection (if any): with its
+        ``rid``, and the request counts as answered."""
+        request = REQUEST.get()
+        if request is not None and request.session is self and request.active:
+            request.answered = True
+            if request.rid is not None and "rid" not in message:
+                return {**message, "rid": request.rid}
+        return message
+
     def error(self, exc: ProtocolError) -> None:
-        self.send(exc.to_message())
+        message = exc.to_message()
+        if exc.rid is not None:
+            message["rid"] = exc.rid
+        self.send(message)
 
     async def make_room(self) -> None:
         """Before reading the client's next frame: when our answers to it pile up (frames it sent in one
@@ -163,7 +195,13 @@ class Session:
         return self.machine.close_code is not None
 
     def _run(self, actions: tuple[Action, ...]) -> None:
-        """Carry out the machine's actions, then make sure the writer drains what it queued."""
+        """Carry out the machine's actions, then make sure what it queued gets written."""
+        if actions:
+            self._act(actions)
+        if self.machine.outbox:
+            self._write()
+
+    def _act(self, actions: tuple[Action, ...]) -> None:
         for action in actions:
             if type(action) is Fill:
                 self._start_fill(action.game, action.follow, action.from_v)
@@ -173,35 +211,36 @@ class Session:
                 self._cancel_retry(action.game)
             elif type(action) is Close:
                 self._closed(action.code)
-        if self.machine.outbox:
-            task = self._writer_task
-            if task is None or task.done():
-                frames = self.frames
-                if frames is not None and frames.can_write_frames():
-                    self._write_now(frames)
-                else:
-                    self._writer_task = asyncio.create_task(self._write())
 
-    def _write_now(self, frames: FrameSink) -> None:
-        """The fast path, when no writer runs and the socket takes frames: everything queued goes out now,
-        a broadcast as the bytes framed once for all its followers, an answer framed here."""
+    def _write(self) -> None:
+        """Frames are queued: unless the writer task runs, write them now when the protocol takes frames
+        directly (a broadcast as the bytes framed once for all its followers, an answer framed here), else
+        start the writer task."""
+        task = self._writer_task
+        if task is not None and not task.done():
+            return
+        frames = self.frames
+        if frames is None or not frames.can_write_frames():
+            self._writer_task = asyncio.create_task(self._drain())
+            return
         machine = self.machine
         queue = machine.outbox
-        if not queue:
-            return
-        binary = self.codec == MSGPACK
-        for item in queue:
-            frames.write_frame(item.framed(binary) if type(item) is Envelope else frame(item))
-        metrics.MESSAGES_OUT.inc(len(queue))
-        queue.clear()
-        self._run(machine.drained())
+        if queue:
+            binary = self.codec == MSGPACK
+            for item in queue:
+                frames.write_frame(item.framed(binary) if type(item) is Envelope else frame(item))
+            _count_sent(len(queue))
+            queue.clear()
+        actions = machine.drained()
+        if actions:
+            self._act(actions)
 
     def _ensure_writer(self) -> None:
         task = self._writer_task
         if task is None or task.done():
-            self._writer_task = asyncio.create_task(self._write())
+            self._writer_task = asyncio.create_task(self._drain())
 
-    async def _write(self) -> None:
+    async def _drain(self) -> None:
         """Drain the outbox into the socket, then end (an idle connection holds no task and no queue). The
         only code that writes to the socket; ``close`` cancels it even in the middle of a send to a stalled
         socket, then the close frame gets ``close_timeout_s`` seconds."""
@@ -212,7 +251,7 @@ class Session:
         try:
             queue = machine.outbox
             while queue:
-                frame = queue.popleft()
+                frame = queue.pop(0)
                 if type(frame) is Envelope:
                     frame = frame.raw if binary else frame.json
                 self._sending = True
@@ -264,7 +303,7 @@ class Session:
 
     async def follow(self, stored: Stored, role: str, rid: str | None = None) -> None:
         """Follow a game whose subscription is already confirmed, starting from the snapshot sent now."""
-        message = snapshot(stored, role)
+        message = self._answering(snapshot(stored, role))
         if rid is not None:
             message["rid"] = rid
         self._run(self.machine.followed(stored.id, role, stored.v, encode(message, self.codec)))
@@ -296,13 +335,15 @@ class Session:
 
     def deliver(self, envelope: Envelope) -> None:
         """A message from the hub (any instance). Diffs go through version checks; others pass through."""
-        msg = envelope.message
-        if msg.get("t") == "diff":
-            game = msg.get("game")
-            if isinstance(game, str):
-                self._run(self.machine.diff_arrived(game, msg.get("v"), msg.get("from"), envelope))
-                return
-        self._run(self.machine.broadcast(envelope))
+        machine, diff = self.machine, envelope.diff
+        if diff is not None:
+            actions = machine.diff_arrived(diff[0], diff[1], diff[2], envelope)
+        else:
+            actions = machine.broadcast(envelope)
+        if actions:
+            self._act(actions)
+        if machine.outbox:
+            self._write()
 
     def _start_fill(self, game_id: str, follow: Follow, from_v: int | None = None) -> None:
         task = asyncio.create_task(self.fill(game_id, follow, from_v))
@@ -375,6 +416,23 @@ class Session:
         self.channels.clear()
         for task in list(self._tasks or ()):
             task.cancel()
+
+
+_unreported = 0
+"""Frames written directly since the metric was last told (once per event-loop iteration, not per frame)."""
+
+
+def _count_sent(n: int) -> None:
+    global _unreported
+    if not _unreported:
+        asyncio.get_running_loop().call_soon(_report_sent)
+    _unreported += n
+
+
+def _report_sent() -> None:
+    global _unreported
+    metrics.MESSAGES_OUT.inc(_unreported)
+    _unreported = 0
 
 
 def snapshot(stored: Stored, role: str) -> dict[str, Any]:

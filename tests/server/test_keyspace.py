@@ -16,6 +16,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from golfrace.client import Client
+from golfrace.limits import GENEROUS
 from golfrace.redis_server import PERMANENT_KEYS, RedisServer, start_test_server
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
@@ -115,7 +116,8 @@ async def session(server: RunningServer) -> None:
 async def test_after_a_session_every_key_but_the_permanent_ones_has_a_ttl(
     settings: Settings, fresh_redis: RedisServer
 ) -> None:
-    async with running_server(settings.with_(port=0, redis_url=fresh_redis.url)) as server:
+    real_limits = {key: getattr(Settings(), key) for key in GENEROUS}  # buckets that live as in production
+    async with running_server(settings.with_(port=0, redis_url=fresh_redis.url, **real_limits)) as server:
         await asyncio.wait_for(session(server), 120)
     redis = aioredis.Redis.from_url(fresh_redis.url, decode_responses=True)
     try:

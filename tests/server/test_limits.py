@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
+import yaml
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from golfrace.client import Client
 from golfrace.limits import CLOSE_BAD_ORIGIN, GENEROUS, client_ip, network, origin_allowed
-from golfrace.redis_server import RedisServer, RedisServerError, start_test_server
+from golfrace.redis_server import ALLOWED_POLICIES, RedisServer, RedisServerError, start_test_server
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
@@ -96,6 +97,13 @@ async def test_the_redis_runs_with_maxmemory_and_a_volatile_policy(tmp_path: Pat
         await redis.aclose()
     finally:
         server.stop()
+
+
+def test_the_compose_redis_runs_with_maxmemory_and_a_volatile_policy() -> None:
+    compose = yaml.safe_load((Path(__file__).resolve().parents[2] / "docker-compose.yml").read_text())
+    command = compose["services"]["redis"]["command"]
+    assert command[command.index("--maxmemory") + 1].endswith("mb")
+    assert command[command.index("--maxmemory-policy") + 1] in ALLOWED_POLICIES
 
 
 # --- over real websockets -----------------------------------------------------------------------------------

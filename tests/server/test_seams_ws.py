@@ -69,3 +69,35 @@ async def test_server_falls_back_to_uvicorns_protocol_without_the_seam(settings,
             await client.close()
     monkeypatch.setitem(sys.modules, SANSIO_MODULE, None)  # an uvicorn without the sansio protocol
     assert websocket_protocol() == "websockets"
+
+
+async def test_one_flush_callback_per_loop_iteration_writes_every_connection_and_survives_a_broken_one() -> (
+    None
+):
+    from golfrace.seams.uvicorn_ws import Flusher
+
+    flushed: list[str] = []
+
+    class Conn:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def flush(self) -> None:
+            if self.name == "broken":
+                raise OSError("the transport is gone")
+            flushed.append(self.name)
+
+    scheduled: list[object] = []
+
+    class Loop:  # the flusher's view of the loop: it only schedules callbacks
+        def call_soon(self, callback: object) -> None:
+            scheduled.append(callback)
+
+    flusher = Flusher(Loop())  # type: ignore[arg-type]
+    for name in ("a", "broken", "b", "c"):
+        flusher.add(Conn(name))  # type: ignore[arg-type]
+    assert scheduled == [flusher.run]  # one callback for all
+    flusher.run()
+    assert flushed == ["a", "b", "c"] and flusher.pending == []
+    flusher.add(Conn("d"))  # the next iteration schedules again
+    assert len(scheduled) == 2

@@ -6,6 +6,10 @@ The code is the long code (26 letters, a 122-bit seed; docs/dealing.md) of
 tomorrow's, and every day is winnable. Only a player's first attempt of a day counts; later ones are practice.
 A streak counts consecutive UTC days with a finished first attempt.
 
+Fair play: the first attempt is claimed by one Lua script (``CLAIM``), so tabs asking at once all get the
+same attempt, and none a practice one before it ends; an attempt counts for its day only if it ends before the
+day's end plus ``daily_grace_s`` (a later end is kept, marked ``late``, with no streak and no board).
+
 Keys: ``daily:{<date>}:code`` (the chosen code, cached), ``daily:{<date>}:first`` (player → game id of the
 first attempt), ``daily:{<date>}:done`` (player → result JSON), ``streak:{<player>}`` (hash: the current
 run's last day and count, the best run, the previous run's last day and count).
@@ -30,7 +34,18 @@ from redis.typing import EncodableT
 from ..engine import GameCode, Rules
 from ..engine.codes import long_code_from_entropy
 from .errors import RaceError
-from .settings import DAY_MS
+from .settings import DAY_MS, DEFAULT_SETTINGS
+
+CLAIM = """
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if not held then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  held = ARGV[2]
+end
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+return held
+"""
+"""KEYS[1] the day's first-attempt hash; ARGV player, game id, TTL. Returns the game id holding the claim."""
 
 KEY_TTL_S = 3 * 86_400  # per-day keys outlive their day (late finishes, the share text)
 STREAK_TTL_S = 400 * 86_400
@@ -146,11 +161,24 @@ def share_text(day: str, score: int, elapsed_ms: int, moves: int, left_per_colum
 class DailyBook:
     """The daily challenge's Redis side: the chosen code, first attempts, results and streaks."""
 
-    def __init__(self, redis: aioredis.Redis, secret: bytes, winnable: Winnable, max_tries: int) -> None:
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        secret: bytes,
+        winnable: Winnable,
+        max_tries: int,
+        grace_s: int = DEFAULT_SETTINGS.daily_grace_s,
+    ) -> None:
         self.redis = redis
         self.secret = secret
         self.winnable = winnable
         self.max_tries = max_tries
+        self.grace_ms = grace_s * 1000
+        self._claim = redis.register_script(CLAIM)
+
+    def counts(self, day: date, ended_at: int) -> bool:
+        """Whether an attempt of ``day`` ending at ``ended_at`` (ms) counts: before its end plus the grace."""
+        return ended_at < day_start_ms(day) + DAY_MS + self.grace_ms
 
     async def code(self, day: date) -> GameCode:
         key = f"daily:{{{day.isoformat()}}}:code"
@@ -161,12 +189,15 @@ class DailyBook:
         await self.redis.set(key, str(code), nx=True, ex=KEY_TTL_S)
         return GameCode.parse(_text(await self.redis.get(key)))
 
+    async def claim_first(self, day: date, player: str, game_id: str) -> str:
+        """Claim ``day``'s ranked attempt for ``game_id`` in one script: returns ``game_id`` if this call got
+        it, else the game id of the attempt that already holds it."""
+        key = f"daily:{{{day.isoformat()}}}:first"
+        return _text(await self._claim(keys=[key], args=[player, game_id, KEY_TTL_S]))
+
     async def claim(self, day: date, player: str, game_id: str) -> bool:
         """Record an attempt; True only for the player's first attempt of ``day`` (the one that counts)."""
-        key = f"daily:{{{day.isoformat()}}}:first"
-        first = bool(await self.redis.hsetnx(key, player, game_id))
-        await self.redis.expire(key, KEY_TTL_S)
-        return first
+        return await self.claim_first(day, player, game_id) == game_id
 
     async def release(self, day: date, player: str, game_id: str) -> None:
         """Undo a ``claim`` whose race could not be stored (so the day's ranked attempt is not lost)."""
@@ -179,12 +210,19 @@ class DailyBook:
         raw = await self.redis.hget(f"daily:{{{day.isoformat()}}}:first", player)
         return None if raw is None else _text(raw)
 
-    async def finish(self, day: date, player: str, result: dict[str, Any]) -> Streak:
-        """The first attempt ended: keep its result and extend the player's streak."""
+    async def finish(
+        self, day: date, player: str, result: dict[str, Any], ended_at: int | None = None
+    ) -> Streak:
+        """The first attempt ended (at ``ended_at`` ms, if known): keep its result and extend the player's
+        streak. One that ended too late for its day (``counts``) is kept with ``late: true`` and extends
+        nothing; one marked for review (``result["review"]``) extends nothing either."""
         key = f"daily:{{{day.isoformat()}}}:done"
-        await self.redis.hsetnx(key, player, json.dumps(result))
+        late = ended_at is not None and not self.counts(day, ended_at)
+        await self.redis.hsetnx(key, player, json.dumps({**result, "late": True} if late else result))
         await self.redis.expire(key, KEY_TTL_S)
         skey = f"streak:{{{player}}}"
+        if late or result.get("review"):
+            return await self.streak(player)
         async with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:

@@ -11,6 +11,10 @@ Keys of board ``B`` (one Cluster slot per board):
 Boards: ``code:<canonical code>`` (``N`` and ``E`` spellings share one), ``daily:<yyyy-mm-dd>``; a player's
 personal bests are the board ``pb:<player>`` whose "players" are canonical codes, kept to the player's best
 ``bests_max`` codes (a code and daily board keeps everyone, so every player has a rank).
+
+Fair play: a ranked result whose timing no human can produce (``replay.review_reason``) goes on no board; it
+is kept in ``lb:{B}:review`` (player → entry JSON with its reason, same TTL) for a person to look at. A daily
+attempt that ended after its day's end plus ``daily_grace_s`` goes on no daily board.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from ..engine import GameCode
 from ..engine.deal import TABLEAU
 from ..engine.game import POINTS_PER_CARD
 from ..protocol import pack
-from .replay import GameRecord, verify
+from .replay import DEFAULT_CHECKS, Checks, GameRecord, counts_for_day, review_reason, verify
 
 MAX_SCORE = TABLEAU * POINTS_PER_CARD
 ELAPSED_BITS = 28
@@ -112,8 +116,11 @@ class Entry:
 
 
 class Leaderboards:
-    def __init__(self, redis: aioredis.Redis, ttl_s: int = 0, bests_max: int = 0) -> None:
+    def __init__(
+        self, redis: aioredis.Redis, ttl_s: int = 0, bests_max: int = 0, checks: Checks = DEFAULT_CHECKS
+    ) -> None:
         self.redis = redis
+        self.checks = checks
         self.ttl_s = ttl_s
         self.bests_max = bests_max
         """The most entries of a personal-bests board (its worst go); 0: no limit."""
@@ -142,7 +149,8 @@ class Leaderboards:
 
     async def submit_record(self, record: GameRecord) -> list[str]:
         """Post a finished game from the server's own record (replayed through the engine, so a client's
-        numbers never count). Returns the boards that changed. Unranked records change nothing."""
+        numbers never count). Returns the boards that changed. Unranked records change nothing; a result
+        marked for review (``review_reason``) changes none either (it is kept in the board's review hash)."""
         if not record.ranked:
             return []
         v = verify(record)
@@ -152,8 +160,12 @@ class Leaderboards:
         )
         changed = []
         board = daily_board(record.daily) if record.daily else code_board(code)
+        reason = review_reason(record, self.checks)  # fair play: no human plays this fast
+        if reason is not None:
+            await self._hold_for_review(board, record.player, entry, reason)
+            return []
         shown = await ranked.public_name(self.redis, record.player)  # accounts only on public boards
-        if shown is not None:
+        if shown is not None and counts_for_day(record, self.checks):  # fair play: not after the grace
             await ranked.note_board(self.redis, record.player, board)
             if await self.submit(board, record.player, replace(entry, name=shown)):
                 changed.append(board)
@@ -161,6 +173,18 @@ class Leaderboards:
         if await self.submit(bests_board(record.player), code, best, self.bests_max):
             changed.append(bests_board(record.player))
         return changed
+
+    async def _hold_for_review(self, board: str, owner: str, entry: Entry, reason: str) -> None:
+        key = f"lb:{{{board}}}:review"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, owner, json.dumps({**asdict(entry), "review": reason}))
+            pipe.expire(key, self.ttl_s or 30 * 86_400)
+            await pipe.execute()
+
+    async def held_for_review(self, board: str) -> dict[str, dict[str, Any]]:
+        """The results of ``board`` kept off it for review: player → entry (with ``review``, the reason)."""
+        raw = await self.redis.hgetall(f"lb:{{{board}}}:review")
+        return {(k.decode() if isinstance(k, bytes) else str(k)): json.loads(v) for k, v in dict(raw).items()}
 
     async def page(self, board: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         z, _p, e = self._keys(board)

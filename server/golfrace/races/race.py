@@ -209,8 +209,8 @@ class Race:
         racer = self.racer(player) if player is not None else None
         if racer is not None and racer.done:
             return True
-        if self.daily is not None:
-            return now is not None and day_of(now).isoformat() > self.daily
+        if self.daily is not None:  # fair play: never while the attempt runs (its day may be over by then)
+            return self.ended_at is not None and now is not None and day_of(now).isoformat() > self.daily
         return self.ended_at is not None
 
     def ranking(self) -> list[Racer]:

@@ -3,11 +3,16 @@ verified through the engine. Results (score, moves, time) are always derived fro
 from a client.
 
 Key: ``rec:{<game id>}`` — a JSON string with a TTL.
+
+Fair play: ``review_reason`` says whether a result's move timing is humanly possible (``Checks``); a ranked
+result that is not is kept but marked for review and left off the boards (leaderboard.py, docs/fair-play.md).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
+import statistics
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -16,9 +21,30 @@ import redis.asyncio as aioredis
 from ..engine import Game, GameCode, Refusal, Status, deal, parse_token
 from ..engine.errors import ParseError
 from ..engine.game import points
+from .daily import day_start_ms, parse_day
 from .errors import RaceError
 from .race import Race, Racer
+from .settings import DAY_MS, DEFAULT_SETTINGS, RaceSettings
 from .views import diff
+
+TOO_FAST = "too_fast"
+"""``review`` of a result whose moves came faster than a human can make them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Checks:
+    """The fair-play thresholds results are checked against (from ``RaceSettings``)."""
+
+    median_gap_ms: int = DEFAULT_SETTINGS.review_median_gap_ms
+    min_moves: int = DEFAULT_SETTINGS.review_min_moves
+    daily_grace_ms: int = DEFAULT_SETTINGS.daily_grace_s * 1000
+
+    @classmethod
+    def of(cls, settings: RaceSettings) -> Checks:
+        return cls(settings.review_median_gap_ms, settings.review_min_moves, settings.daily_grace_s * 1000)
+
+
+DEFAULT_CHECKS = Checks()
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +125,28 @@ def verify(record: GameRecord) -> Verified:
     return Verified(record, game, score, game.removed, game.moves, game.undos)
 
 
+def median_gap_ms(log: tuple[tuple[str, int], ...]) -> float | None:
+    """The median time between two consecutive moves of a log (None for fewer than two moves)."""
+    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(log)]
+    return statistics.median(gaps) if gaps else None
+
+
+def review_reason(record: GameRecord, checks: Checks = DEFAULT_CHECKS) -> str | None:
+    """``too_fast`` when a game of at least ``checks.min_moves`` moves has a median gap between moves below
+    ``checks.median_gap_ms``; otherwise None. Only the server's own timestamps count."""
+    if len(record.log) < max(2, checks.min_moves):
+        return None
+    gap = median_gap_ms(record.log)
+    return TOO_FAST if gap is not None and gap < checks.median_gap_ms else None
+
+
+def counts_for_day(record: GameRecord, checks: Checks = DEFAULT_CHECKS) -> bool:
+    """A daily attempt counts for its day only if it ended before the day's end plus the grace."""
+    if record.daily is None:
+        return True
+    return record.finished_at < day_start_ms(parse_day(record.daily)) + DAY_MS + checks.daily_grace_ms
+
+
 def steps(record: GameRecord) -> list[dict[str, Any]]:
     """One diff (without envelope) per logged move, for a move-by-move replay."""
     game = Game.new(GameCode.parse(record.code))
@@ -113,9 +161,10 @@ def steps(record: GameRecord) -> list[dict[str, Any]]:
     return out
 
 
-def public(record: GameRecord) -> dict[str, Any]:
+def public(record: GameRecord, checks: Checks = DEFAULT_CHECKS) -> dict[str, Any]:
     """The HTTP body of ``GET /api/games/{id}`` (only ever served after the game is over)."""
     v = verify(record)
+    review = review_reason(record, checks) if record.ranked else None
     code = GameCode.parse(record.code)
     d = deal(code)
     return {
@@ -132,6 +181,7 @@ def public(record: GameRecord) -> dict[str, Any]:
         "race": record.race,
         "daily": record.daily,
         "ranked": record.ranked,
+        "review": review,
         "started_at": record.started_at,
         "finished_at": record.finished_at,
         "status": record.status,

@@ -24,25 +24,26 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import replace
 from datetime import date
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.exceptions import WatchError
+from redis.exceptions import RedisError, WatchError
 
 from .. import metrics
 from ..accounts import ranked as accounts_ranked
 from ..accounts.settings import AccountSettings
 from ..engine import Action, GameCode, Rules, Variants, random_ranked_code
+from ..errors import cause
 from ..protocol import pack
+from ..store import publish_command
 from . import solving, views
 from .daily import DailyBook, day_of, next_day_ms, share_text
 from .errors import RaceError
 from .leaderboard import Leaderboards
 from .live import LiveRaces
 from .race import Race, RaceOptions
-from .replay import GameRecord, RecordStore, verify
+from .replay import Checks, GameRecord, RecordStore, review_reason, verify
 from .settings import RaceSettings
 from .stats import History, Played
 
@@ -70,11 +71,16 @@ async def retrying(
             return
         except settled:
             return
-        except Exception:
+        except Exception as exc:
+            # Redis away (a restart, a failover) is routine: one line with its cause; anything else is a bug
+            routine = isinstance(exc, RedisError | OSError)
             if wait is None:
-                log.error("%s failed; giving up after %d attempts", what, len(waits) + 1, exc_info=True)
+                log.error(
+                    "%s failed; giving up after %d attempts: %s", what, len(waits) + 1, cause(exc),
+                    exc_info=not routine,
+                )  # fmt: skip
                 return
-            log.warning("%s failed; retrying in %g s", what, wait, exc_info=True)
+            log.warning("%s failed (%s); retrying in %g s", what, cause(exc), wait, exc_info=not routine)
             await asyncio.sleep(wait)
 
 
@@ -151,7 +157,7 @@ class RaceService:
         self.settings = settings
         self.clock = clock
         self.daily = daily
-        self.boards = Leaderboards(redis, settings.board_ttl_s, settings.bests_max)
+        self.boards = Leaderboards(redis, settings.board_ttl_s, settings.bests_max, Checks.of(settings))
         self.records = RecordStore(redis, settings.record_ttl_s)
         self.live = LiveRaces(redis, settings.live_index_max)
         self.history = History(redis, settings.stats_games_max, settings.stats_ttl_s)
@@ -220,7 +226,9 @@ class RaceService:
                         pipe.delete(key, watchers_key(race_id), presence_key(race_id))
                     else:
                         pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
-                    pipe.publish(race_channel(race_id), pack(self._event(before, after, now, watchers, move)))
+                    event = pack(self._event(before, after, now, watchers, move))
+                    # SPUBLISH on a Redis Cluster (store.publish_command): sharded, like the hub listens
+                    pipe.execute_command(publish_command(self.redis), race_channel(race_id), event)
                     await pipe.execute()
                 except WatchError:
                     continue
@@ -318,7 +326,7 @@ class RaceService:
             old, new = before.racer(player), after.racer(player)
             assert old is not None and new is not None and old.game is not None and new.game is not None
             change_ = views.diff(old.game, new.game, action, new.status, new.final_score)
-            change_["can_undo"] = after.options.undo and not new.done and bool(new.game.history)
+            change_["can_undo"] = after.options.undo and not new.done and new.game.can_undo
             if new.done and not after.typed:
                 change_["code"] = str(after.code)
             return {
@@ -453,37 +461,62 @@ class RaceService:
 
     # --- daily --------------------------------------------------------------------------------------------
     async def daily_play(self, player: str, name: str) -> Race:
+        """The player's ranked attempt of the day, claimed atomically (``DailyBook.claim_first``): every tab
+        asking at once gets that one attempt while it runs; once it has ended, a practice attempt."""
         now = self.clock()
         day = day_of(now)
-        first_game = await self.daily.first_game(day, player)
-        if first_game is not None:  # the ranked first attempt is finished before any practice
-            split = split_game_id(first_game)
-            first_race = await self.load(split[0]) if split else None
-            if first_race is not None and first_race.ended_at is None:
-                return first_race
         code = await self.daily.code(day)
         race_id = new_race_id()
-        race = Race.create(  # built (and its name checked) before the attempt is claimed
-            race_id,
-            code,
-            host=player,
-            name=name,
-            now=now,
-            options=RaceOptions(undo=True, time_limit_s=0, seats=1),
-            ranked=True,
-            daily=day.isoformat(),
-            settings=self.settings,
-        ).start(player, now, self.settings)
         game_id = f"{race_id}-1"
-        if not await self.daily.claim(day, player, game_id):
-            race = replace(race, ranked=False)  # a practice attempt
-        try:
-            await self._insert(race)
-        except BaseException:
-            if race.ranked:
-                await self.daily.release(day, player, game_id)
-            raise
-        return race
+
+        def attempt(ranked: bool) -> Race:  # built (and its name checked) before the attempt is claimed
+            return Race.create(
+                race_id,
+                code,
+                host=player,
+                name=name,
+                now=now,
+                options=RaceOptions(undo=True, time_limit_s=0, seats=1),
+                ranked=ranked,
+                daily=day.isoformat(),
+                settings=self.settings,
+            ).start(player, now, self.settings)
+
+        ranked = attempt(True)
+        for _ in range(3):  # a claimant that failed to store its attempt released the claim: claim again
+            holder = await self.daily.claim_first(day, player, game_id)
+            if holder == game_id:
+                try:
+                    await self._insert(ranked)
+                except BaseException:
+                    await self.daily.release(day, player, game_id)
+                    raise
+                self._spawn(self._compute_par(ranked))  # created started: start() does not run for it
+                return ranked
+            first = await self._claimed_attempt(day, player, holder)
+            if first is not None and first.ended_at is None:
+                return first
+            if first is not None or await self.daily.first_game(day, player) == holder:
+                break  # it has ended (or never got stored): practice
+        practice = attempt(False)
+        await self._insert(practice)
+        self._spawn(self._compute_par(practice))
+        return practice
+
+    async def _claimed_attempt(self, day: date, player: str, game_id: str) -> Race | None:
+        """The race of the claimed attempt ``game_id``, waiting up to ``daily_claim_wait_s`` for the tab that
+        claimed it to store it; None if it does not appear (or its claim is released meanwhile)."""
+        split = split_game_id(game_id)
+        if split is None:
+            return None
+        deadline = time.monotonic() + self.settings.daily_claim_wait_s
+        while True:
+            race = await self.load(split[0])
+            if race is not None:
+                return race
+            if time.monotonic() >= deadline or await self.daily.first_game(day, player) != game_id:
+                return None
+            await asyncio.sleep(0.01)
 
     async def daily_status(self, player: str) -> dict[str, Any]:
         now = self.clock()
@@ -532,8 +565,10 @@ class RaceService:
                         "left": list(v.game.heights),
                         "game": record.game,
                         "status": record.status,
+                        "review": review_reason(record, self.boards.checks),  # fair play: too fast?
                     }
-                    await self.daily.finish(date.fromisoformat(race.daily), racer.player, result)
+                    day = date.fromisoformat(race.daily)
+                    await self.daily.finish(day, racer.player, result, ended_at=record.finished_at)
             # after what the racers' pages ask for next (results, boards, the daily's share text)
             for racer in race.racers:
                 if racer.game is not None and racer.finished_at is not None:

@@ -64,6 +64,20 @@ class RaceSettings:
     stats_ttl_s: int = 400 * 86_400
     """A player's stats expire this long (seconds) after their last finished game."""
 
+    # --- fair play (docs/fair-play.md) ----------------------------------------------------------------------
+    daily_grace_s: int = 600
+    """A ranked daily attempt counts for its day (board, streak) only if it ends before the day's end plus
+    this long (seconds): one started just before midnight may finish, one kept open all night may not."""
+    daily_claim_wait_s: float = 5.0
+    """How long (seconds) a ``daily_play`` that lost the claim of the ranked attempt to another tab waits for
+    that tab's attempt to be stored before it is taken as lost (the claimant failed) and play is practice."""
+    review_median_gap_ms: int = 120
+    """A ranked result whose median time between two moves is below this (ms) is no human's: it is kept, but
+    marked for review and left off the boards. A human's choice reaction time is ~250 ms and more, and each
+    move needs a card found first, so 120 leaves room for the fastest players."""
+    review_min_moves: int = 20
+    """The timing check applies to games of at least this many moves (a short game says little)."""
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> RaceSettings:
         """The defaults, with ``GOLFRACE_RACE_<FIELD>`` for the fields in ``ENV_FIELDS`` (the others are also
@@ -85,6 +99,10 @@ ENV_FIELDS = frozenset(
     {
         "board_ttl_s",
         "countdown_ms",
+        "daily_claim_wait_s",
+        "daily_grace_s",
+        "review_median_gap_ms",
+        "review_min_moves",
         "idle_forfeit_s",
         "lobby_grace_s",
         "race_ttl_s",

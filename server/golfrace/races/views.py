@@ -57,7 +57,7 @@ def game_state(race: Race, racer: Racer, viewer: str | None) -> dict[str, Any] |
         "moves": game.moves,
         "undos": game.undos,
         "status": racer.status,
-        "can_undo": race.options.undo and not racer.done and bool(game.history),
+        "can_undo": race.options.undo and not racer.done and game.can_undo,
     }
 
 

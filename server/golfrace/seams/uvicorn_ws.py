@@ -17,6 +17,8 @@ compression, the transport not paused), otherwise the app uses the ASGI ``send``
 from __future__ import annotations
 
 import asyncio
+import logging
+import weakref
 from typing import Any
 
 from uvicorn.protocols.utils import ClientDisconnected
@@ -26,6 +28,8 @@ from websockets.http11 import Request
 from websockets.protocol import State
 
 from .ws_frames import FRAMES
+
+log = logging.getLogger("golfrace.ws")
 
 
 class Inbox:
@@ -121,20 +125,20 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         """Whether a frame made by ``frame`` may be written now: the connection is open, nothing (such as
         permessage-deflate) transforms frames per connection, and the transport is not paused."""
         return (
-            self.handshake_complete
-            and self.initial_response is None
+            self.writable.is_set()
             and not self.close_sent
             and not self.disconnected
-            and self.writable.is_set()
-            and self.conn.state is State.OPEN
+            and self.handshake_complete
+            and self.initial_response is None
             and not self.conn.extensions
+            and self.conn.state is State.OPEN
         )
 
     def write_frame(self, data: bytes) -> None:
         """Append one framed frame to this iteration's socket write (check ``can_write_frames`` first)."""
         if self.out is None:
             self.out = [data]
-            self.loop.call_soon(self.flush)
+            _flusher(self.loop).add(self)
         else:
             self.out.append(data)
 
@@ -159,7 +163,7 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
                 raise ClientDisconnected() from None
             if self.out is None:
                 self.out = []
-                self.loop.call_soon(self.flush)
+                _flusher(self.loop).add(self)
             self.out.extend(self.conn.data_to_send())
             return
         self.flush()
@@ -172,4 +176,48 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     def flush(self) -> None:
         out, self.out = self.out, None
         if out and not self.transport.is_closing():
-            self.transport.write(b"".join(out))
+            self.transport.write(out[0] if len(out) == 1 else b"".join(out))
+
+
+class Flusher:
+    """One callback per event-loop iteration for every connection with output (not one each): a broadcast
+    to 200 followers schedules one callback, not 200."""
+
+    __slots__ = ("__weakref__", "loop", "pending")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.pending: list[LeanWebSocketProtocol] = []
+
+    def add(self, protocol: LeanWebSocketProtocol) -> None:
+        if not self.pending:
+            self.loop.call_soon(self.run)
+        self.pending.append(protocol)
+
+    def run(self) -> None:
+        pending, self.pending = self.pending, []
+        for protocol in pending:
+            try:
+                protocol.flush()
+            except Exception:  # one broken transport must not keep the others' output back
+                log.exception("websocket write failed")
+
+
+_FLUSHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Flusher] = weakref.WeakKeyDictionary()
+
+
+_last: Flusher | None = None
+
+
+def _flusher(loop: asyncio.AbstractEventLoop) -> Flusher:
+    """The loop's flusher (a server has one loop: the last one found is kept at hand, since a weak
+    dictionary's lookup makes a weak reference each time)."""
+    global _last
+    last = _last
+    if last is not None and last.loop is loop:
+        return last
+    flusher = _FLUSHERS.get(loop)
+    if flusher is None:
+        flusher = _FLUSHERS[loop] = Flusher(loop)
+    _last = flusher
+    return flusher
