@@ -15,6 +15,7 @@ const docs = join(here, "..", "docs");
 const catalogs = join(here, "..", "server", "golfrace", "engine", "catalogs");
 const LOCALES = ["en", "ro", "ms", "he"];
 const THEME = "#0d3b2a";
+const PROBE_MS = 3000; // how often the offline page asks whether the server is reachable again
 const watch = process.argv.includes("--watch");
 
 const hash = (text) => createHash("sha256").update(text).digest("hex").slice(0, 10);
@@ -28,7 +29,7 @@ async function build() {
     ...common,
     entryPoints: { app: join(here, "src", "main.js") },
     format: "esm",
-    splitting: true, // the walkthrough and the stats page load when first used
+    splitting: true, // a module loaded with import() gets a chunk of its own (none is, today)
     chunkNames: "chunks/[name]-[hash]",
     metafile: true,
     target: ["es2020", "chrome100", "firefox100", "safari15"],
@@ -100,7 +101,8 @@ async function build() {
   await writeFile(join(dist, "sw.js"), sw);
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   const chunks = js.outputFiles.filter((f) => f.text !== jsText).map((f) => kb(f.text.length));
-  console.log(`client_web/dist: app.js ${kb(jsText.length)} (+ chunks ${chunks.join(", ")}), app.css ${kb(cssText.length)}`);
+  const more = chunks.length ? ` (+ chunks ${chunks.join(", ")})` : "";
+  console.log(`client_web/dist: app.js ${kb(jsText.length)}${more}, app.css ${kb(cssText.length)}`);
 }
 
 /** The page the service worker shows for any address while the browser is offline: the notice and the rules
@@ -156,7 +158,12 @@ function offlinePage(texts, cssHref) {
     document.querySelector(".rules-body").innerHTML = html;
     document.documentElement.dataset.rules = "1";
   }).catch(function () {});
-  window.addEventListener("online", function () { location.reload(); });
+  // back online (the event may come before the network is really back): the game again once the server answers
+  function probe() {
+    fetch("/healthz", { cache: "no-store" }).then(function (r) { if (r.ok) location.reload(); }).catch(function () {});
+  }
+  window.addEventListener("online", probe);
+  setInterval(probe, ${PROBE_MS});
 })();
 </script>
 </body>

@@ -31,6 +31,14 @@ TEST_SECRET = "test-secret-not-for-production"
 os.environ.setdefault("GOLFRACE_RACE_REVIEW_MIN_MOVES", "1000000")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "cluster: needs a real Redis Cluster (redis-server >= 7) and HAProxy (tests/cluster); skip them with"
+        " -m 'not cluster'",
+    )
+
+
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[RedisServer]:
     with tempfile.TemporaryDirectory(prefix="golfrace-redis-") as tmp:
@@ -86,3 +94,6 @@ async def make_client(server: RunningServer) -> AsyncIterator[ClientFactory]:
     yield make
     for client in clients:
         await client.close()
+    # every frame the server sent is a message of messages.SERVER, with its fields and no others
+    strange = [reason for client in clients for reason in client.strange]
+    assert not strange, strange[:5]

@@ -220,7 +220,7 @@ export class Board {
     document.body.append(layer);
     const w = innerWidth;
     const h = innerHeight;
-    const anims = [];
+    const plans = [];
     for (let i = 0; i < count; i++) {
       const code = CASCADE_RANKS[(i * 5) % 13] + "HSDC"[i % 4];
       const card = makeCard(code, this.loc, { tag: "span" });
@@ -228,7 +228,7 @@ export class Board {
       layer.append(card);
       // each card flies out to one side, falls to the bottom edge and bounces twice, lower each time
       const side = i % 2 ? 1 : -1;
-      const reach = side * (w * (0.18 + 0.5 * ((i * 7) % count) / count));
+      const reach = side * (w * (0.18 + (0.5 * ((i * 7) % count)) / count));
       const floor = h - from.top - from.height;
       const frames = [0, 0.28, 0.46, 0.62, 0.76, 0.88, 1].map((offset, k) => {
         const x = reach * offset;
@@ -236,29 +236,39 @@ export class Board {
         return { offset, transform: `translate(${x}px, ${y}px) rotate(${side * offset * 200}deg)` };
       });
       frames[1].easing = "cubic-bezier(.5,0,1,1)";
-      anims.push(card.animate(frames, { duration: CASCADE_MS, delay: i * CASCADE_STAGGER_MS, fill: "backwards" }));
+      plans.push({ card, frames, delay: i * CASCADE_STAGGER_MS });
     }
-    const times = [];
-    let running = true;
-    const tick = (now) => {
-      times.push(now);
-      if (running) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-    const done = Promise.all(anims.map((a) => a.finished.catch(() => null)));
     this.cascadeLayer = layer;
-    return done.then(() => {
-      running = false;
-      layer.remove();
-      if (this.cascadeLayer === layer) this.cascadeLayer = null;
-      const gaps = times.slice(1).map((t, i) => t - times[i]);
-      return { frames: gaps.length, ms: times.length > 1 ? times[times.length - 1] - times[0] : 0, gaps };
+    // the cards are styled and painted in this frame; they move from the next one, when the frame times start
+    return new Promise((resolve) => requestAnimationFrame(() => resolve())).then(() => {
+      if (!layer.isConnected) return null; // stopped before it moved
+      const anims = plans.map((p) =>
+        p.card.animate(p.frames, { duration: CASCADE_MS, delay: p.delay, fill: "backwards" }),
+      );
+      const times = [];
+      let running = true;
+      const tick = (now) => {
+        times.push(now);
+        if (running) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      return Promise.all(anims.map((a) => a.finished.catch(() => null))).then(() => {
+        running = false;
+        layer.remove();
+        if (this.cascadeLayer === layer) this.cascadeLayer = null;
+        const gaps = times.slice(1).map((t, i) => t - times[i]);
+        return { frames: gaps.length, ms: times.length > 1 ? times[times.length - 1] - times[0] : 0, gaps };
+      });
     });
   }
 
   /** Stop a cascade at once (a new game, leaving the view). */
   stopCascade() {
-    for (const a of this.cascadeLayer?.getAnimations({ subtree: true }) ?? []) a.cancel();
+    const layer = this.cascadeLayer;
+    if (!layer) return;
+    for (const a of layer.getAnimations({ subtree: true })) a.cancel();
+    layer.remove();
+    this.cascadeLayer = null;
   }
 
   animated() {

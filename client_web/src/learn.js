@@ -1,28 +1,19 @@
-// Learning to play: the first-visit walkthrough (loaded when first needed), its "seen" mark, and the
+// Learning to play: the first-visit walkthrough, its "seen" mark, and the
 // "show playable cards" aid on the Play board.
 import { safeStorage } from "./storage.js";
 import { followPlayable } from "./playable.js";
+import { runWalkthrough, walkthroughSeen } from "./walkthrough.js";
 
-const SEEN = "golfrace.learned";
-
-export function walkthroughSeen() {
-  return safeStorage()?.getItem(SEEN) === "1";
-}
-
-export function markWalkthroughSeen() {
-  safeStorage()?.setItem(SEEN, "1");
-}
-
-/** Open the walkthrough (a dialog over the page); resolves when it closes. */
+/** Open the walkthrough (a dialog over the page); resolves when it closes. It is a few KB: in the one bundle,
+ * a chunk of its own cost the first visit a request more than it saved. */
 export async function openWalkthrough(app) {
-  const { runWalkthrough } = await import("./walkthrough.js");
   return runWalkthrough(app);
 }
 
 /**
- * Once the page is up: the walkthrough opens by itself on a first visit to Play (not on a race or watch link,
- * and not where the browser keeps no storage: it would open on every visit), and the Play board follows the
- * playable-cards aid.
+ * Once the page is up: the walkthrough opens by itself on a first visit to Play, over its first board (not on
+ * a race or watch link, and not where the browser keeps no storage: it would open on every visit), and the
+ * Play board follows the playable-cards aid.
  */
 export function initLearning(app, { playState, route }) {
   const play = () => document.querySelector(".view.play .board");
@@ -37,6 +28,23 @@ export function initLearning(app, { playState, route }) {
   window.addEventListener("hashchange", check);
   check();
   if (route() === "/" && safeStorage() && !walkthroughSeen()) {
-    openWalkthrough(app).catch(() => {});
+    // after the first board: it is what the page is measured by, and the walkthrough opens over it
+    boardShown().then(() => {
+      if (route() === "/" && !walkthroughSeen()) openWalkthrough(app).catch(() => {});
+    });
   }
+}
+
+/** Resolves once the Play view has shown its first board (`data-board-shown` on the root element). */
+function boardShown() {
+  const root = document.documentElement;
+  return new Promise((resolve) => {
+    if (root.dataset.boardShown) return resolve();
+    const watch = new MutationObserver(() => {
+      if (!root.dataset.boardShown) return;
+      watch.disconnect();
+      resolve();
+    });
+    watch.observe(root, { attributes: true, attributeFilter: ["data-board-shown"] });
+  });
 }

@@ -8,6 +8,7 @@ import { createLeaderboardsView } from "./views/leaderboards.js";
 import { createRaceView } from "./views/race.js";
 import { createRulesView } from "./views/rules.js";
 import { createWatchView } from "./views/watch.js";
+import { installDailyEnd } from "./dailyend.js";
 import { createAccountView } from "./views/account.js";
 import { setAccount } from "./account.js";
 import { createLiveView } from "./views/live.js";
@@ -35,6 +36,11 @@ const app = {
   reconnect() {
     conn.ws?.close(1000);
   },
+  /** Drop this browser's player token (after deleting the account): the next hello makes a new guest. */
+  forgetPlayer() {
+    conn.storage?.removeItem("golfrace.token");
+    conn.memoryToken = null;
+  },
   boardShown() {
     if (metrics.boardShownMs === null) {
       metrics.boardShownMs = performance.now();
@@ -43,6 +49,8 @@ const app = {
     }
   },
 };
+
+installDailyEnd(app); // the daily's result dialog, whichever view shows the attempt
 
 // Views are created on first visit; `match` reads the route (the hash, else the path of /r/<id> and
 // /watch/<id> links) and `params` turns the match into what the view's mount() gets.
@@ -77,7 +85,7 @@ export function currentRoute(loc = location) {
 const shell = el(`
   <div class="shell">
     <header class="topbar">
-      <a class="brand" href="#/"><svg viewBox="0 0 32 32" aria-hidden="true"><use href="#logo"/></svg><span data-t="ui.app_title"></span></a>
+      <a class="brand" href="#/" data-t-aria="ui.app_title"><svg viewBox="0 0 32 32" aria-hidden="true"><use href="#logo"/></svg><span data-t="ui.app_title"></span></a>
       <nav class="nav" data-t-aria="ui.nav_label"></nav>
       <label class="lang">
         <span class="sr-only" data-t="ui.language"></span>

@@ -1,6 +1,7 @@
 // One websocket to the server, msgpack frames (subprotocol golfrace.msgpack), reconnecting by itself.
 // It knows the hello/welcome handshake and nothing about games: views listen to message types.
 import { decode, encode } from "@msgpack/msgpack";
+import { CLIENT, T } from "./messages.js";
 import { safeStorage } from "./storage.js";
 
 const SUBPROTOCOL = "golfrace.msgpack";
@@ -16,6 +17,18 @@ const SLOW_DOWN = new Set([4008, 4029]);
 export function wsUrl(loc = globalThis.location) {
   const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
   return `${scheme}//${loc.host}/ws`;
+}
+
+/** A message this client is about to send is one of the wire's (messages.js, generated from the server's
+ * definition): an unknown type or field is a bug of this client, raised at once rather than sent. */
+export function checkMessage(msg) {
+  const fields = CLIENT[msg?.t];
+  if (!fields) throw new Error(`unknown message type ${JSON.stringify(msg?.t)}`);
+  for (const name of Object.keys(msg)) {
+    if (name !== "t" && name !== "rid" && !fields.includes(name)) {
+      throw new Error(`${msg.t}: unknown field ${JSON.stringify(name)}`);
+    }
+  }
 }
 
 export class Connection {
@@ -76,7 +89,7 @@ export class Connection {
     ws.binaryType = "arraybuffer";
     this.ws = ws;
     ws.onopen = () => {
-      const hello = { t: "hello", lang: this.lang };
+      const hello = { t: T.hello, lang: this.lang };
       if (this.token) hello.token = this.token;
       if (this.name) hello.name = this.name;
       if (this.sid) hello.sid = this.sid;
@@ -111,7 +124,7 @@ export class Connection {
     }
     if (!msg || typeof msg !== "object" || typeof msg.t !== "string") return;
     if (typeof msg.now === "number") this.clockOffset = msg.now - Date.now();
-    if (msg.t === "welcome") {
+    if (msg.t === T.welcome) {
       if (msg.token) {
         this.memoryToken = msg.token;
         this.storage?.setItem(TOKEN_KEY, msg.token);
@@ -125,11 +138,11 @@ export class Connection {
       this.emit("ready", { welcome: msg, reconnect: this.connections > 1 });
       return;
     }
-    if (msg.t === "error" && !this.ready && /token/.test(String(msg.code))) {
+    if (msg.t === T.error && !this.ready && /token/.test(String(msg.code))) {
       // The stored token was refused (another server secret): start over as a new player.
       this.storage?.removeItem(TOKEN_KEY);
       this.memoryToken = null;
-      this.raw({ t: "hello", lang: this.lang });
+      this.raw({ t: T.hello, lang: this.lang });
       return;
     }
     this.emit(msg.t, msg);
@@ -143,6 +156,7 @@ export class Connection {
   }
 
   raw(msg) {
+    checkMessage(msg);
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(encode(msg));
     return true;

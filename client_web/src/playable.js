@@ -32,7 +32,7 @@ export function fits(card, discard, rules = "easy", variants = {}) {
 
 /** Mark (or unmark, `on` false) the free cards of `boardEl` that fit on its discard, for `state`'s rules. */
 export function markPlayable(boardEl, state, on) {
-  const discard = boardEl.querySelector(".discard .card")?.dataset.card ?? null;
+  const discard = boardEl.querySelector(".discard > .card:last-child")?.dataset.card ?? null; // over an old one in flight
   for (const card of boardEl.querySelectorAll(".tableau .card")) {
     const yes = Boolean(on && state && card.classList.contains("free") && fits(card.dataset.card, discard, state.rules, state.variants));
     if (card.classList.contains("playable") !== yes) card.classList.toggle("playable", yes);

@@ -1,6 +1,7 @@
 // One game seen through the connection: opens or deals it, sends actions with increasing sequence numbers,
 // applies the server's snapshots and diffs in order and asks for a resync when a version is missing.
 import { applyDiff, DiffQueue, fromSnapshot, snapshotIsNewer } from "./gamestate.js";
+import { T } from "./messages.js";
 import { nextSeq } from "./seq.js";
 import { safeStorage } from "./storage.js";
 
@@ -30,11 +31,11 @@ export class GameSession {
     this.resyncing = false;
     this.rid = 0;
     this.off = [
-      conn.on("snapshot", (m) => this.onSnapshot(m)),
-      conn.on("diff", (m) => this.onDiff(m)),
-      conn.on("ack", (m) => this.onAck(m)),
-      conn.on("refused", (m) => this.onRefusedMsg(m)),
-      conn.on("error", (m) => this.onErrorMsg(m)),
+      conn.on(T.snapshot, (m) => this.onSnapshot(m)),
+      conn.on(T.diff, (m) => this.onDiff(m)),
+      conn.on(T.ack, (m) => this.onAck(m)),
+      conn.on(T.refused, (m) => this.onRefusedMsg(m)),
+      conn.on(T.error, (m) => this.onErrorMsg(m)),
       conn.on("ready", ({ reconnect }) => reconnect && this.recover()),
       conn.on("down", () => this.onDown()),
     ];
@@ -42,14 +43,14 @@ export class GameSession {
 
   dispose() {
     for (const off of this.off) off();
-    if (this.gameId) this.conn.send({ t: "close", game: this.gameId });
+    if (this.gameId) this.conn.send({ t: T.close, game: this.gameId });
   }
 
   /** Deal a new game: `code` (canonical) or nothing for a random one with `rules`. */
   newGame({ code = null, rules = "easy", variants = null } = {}) {
     this.rid += 1;
     const rid = `n${this.rid}`;
-    const msg = { t: "new", rid };
+    const msg = { t: T.new, rid };
     if (code) msg.code = code;
     else msg.rules = rules;
     if (variants) msg.variants = variants;
@@ -66,13 +67,13 @@ export class GameSession {
   open(gameId, role = "player") {
     this.gameId = gameId;
     this.role = role;
-    this.conn.send({ t: "open", game: gameId, role });
+    this.conn.send({ t: T.open, game: gameId, role });
   }
 
   act(a, col = null, row = null) {
     if (!this.gameId || this.role !== "player") return;
     const seq = this.nextSeq();
-    const msg = { t: "act", game: this.gameId, seq, a };
+    const msg = { t: T.act, game: this.gameId, seq, a };
     if (col != null) msg.col = col;
     if (row != null) msg.row = row;
     this.pending.set(seq, msg);
@@ -89,14 +90,14 @@ export class GameSession {
     // A new connection follows nothing: open again (a snapshot never older than what is shown), then
     // ask for the diffs after our version, then resend what was never answered (a resent seq is answered
     // by the server, never applied twice). The server handles one connection's messages in order.
-    this.conn.send({ t: "open", game: this.gameId, role: this.role });
+    this.conn.send({ t: T.open, game: this.gameId, role: this.role });
     if (this.state) this.requestResync();
     for (const msg of this.pending.values()) this.conn.send(msg);
   }
 
   requestResync() {
     this.resyncing = true;
-    this.conn.send({ t: "resync", game: this.gameId, v: this.state.v });
+    this.conn.send({ t: T.resync, game: this.gameId, v: this.state.v });
   }
 
   onSnapshot(msg) {
@@ -117,7 +118,7 @@ export class GameSession {
   }
 
   switchTo(gameId, role) {
-    if (this.gameId && this.gameId !== gameId) this.conn.send({ t: "close", game: this.gameId });
+    if (this.gameId && this.gameId !== gameId) this.conn.send({ t: T.close, game: this.gameId });
     this.gameId = gameId;
     this.role = role;
     this.state = null;
@@ -206,7 +207,7 @@ export class GameSession {
     }
     if (msg.ref === "resync" || msg.ref === "open") {
       // The server cannot resync this game for us (unknown or expired): take a fresh snapshot instead.
-      if (msg.ref === "resync" && this.gameId) this.conn.send({ t: "open", game: this.gameId, role: this.role });
+      if (msg.ref === "resync" && this.gameId) this.conn.send({ t: T.open, game: this.gameId, role: this.role });
     }
     this.onError(msg);
   }

@@ -3,11 +3,20 @@
 import { Board } from "./board.js";
 import { EXAMPLE, exampleDiff, exampleState } from "./example.js";
 import { locale, t } from "./i18n.js";
-import { markWalkthroughSeen } from "./learn.js";
 import { aid, markPlayable } from "./playable.js";
+import { safeStorage } from "./storage.js";
 import { el, translate } from "./ui.js";
 
 const STEPS = ["intro", "draw", "nine", "eight", "done"];
+const SEEN = "golfrace.learned"; // set once the walkthrough was finished or skipped
+
+export function walkthroughSeen() {
+  return safeStorage()?.getItem(SEEN) === "1";
+}
+
+function markWalkthroughSeen() {
+  safeStorage()?.setItem(SEEN, "1");
+}
 const STAY_MS = 3_600_000; // the highlight stays until the move is made
 
 export function runWalkthrough(app) {

@@ -2,8 +2,9 @@
 ``/catalogs/<lang>.json`` and the web client at ``/``.
 
 Extensions (races, leaderboards, the daily challenge…) are modules named in ``EXTENSIONS`` (or passed to
-``create_app``). Importing one registers its message types and handlers; it may also define
-``routes() -> list[BaseRoute]``, ``async startup(ctx)`` and ``async shutdown(ctx)``.
+``create_app``). Their ``@handler`` functions join this app's dispatch table (``handlers.Dispatch``: the
+messages themselves are defined in ``messages.py``); a module may also define ``routes() ->
+list[BaseRoute]``, ``async startup(ctx)`` and ``async shutdown(ctx)``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 import uvicorn
@@ -30,13 +31,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import handlers, limits, metrics
+from . import handlers, limits, metrics, redis_conn
 from .accounts import sessions as accounts_sessions
 from .accounts.hello import COOKIE_EXTRA
 from .context import Clock, Context, wall_clock
 from .engine.i18n import LOCALES, catalog
 from .errors import ErrorCode
-from .hub import Hub
+from .lanes import Lanes
 from .protocol import (
     CLOSE_GOING_AWAY,
     CLOSE_NO_HELLO,
@@ -48,7 +49,7 @@ from .protocol import (
 from .seams.ws_frames import FRAMES
 from .session import Session
 from .settings import Settings
-from .store import Store, settings_batcher
+from .store import Store
 from .tokens import Tokens
 
 log = logging.getLogger("golfrace.app")
@@ -81,22 +82,21 @@ def create_app(
     ``extensions`` (default ``EXTENSIONS``)."""
     if not settings.redis_url:
         raise ValueError("create_app needs settings.redis_url (golfrace serve starts an embedded Redis)")
+    redis_conn.check_url(settings.redis_url)  # a bad cluster URL: one clear error now, not at startup
     modules = _load_extensions(EXTENSIONS if extensions is None else extensions)
+    # per-network buckets for new identities, games, races (limits.py) are taken before each handler
+    dispatch = handlers.Dispatch.from_modules([handlers, *modules], guard=limits.charge)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        pool = aioredis.BlockingConnectionPool.from_url(
-            settings.redis_url or "",
-            max_connections=settings.redis_connections,
-            timeout=settings.redis_pool_wait_s,
-        )
-        redis = aioredis.Redis(connection_pool=pool, decode_responses=False)
-        await redis.ping()
-        store = Store(redis, settings, settings_batcher(settings))
+        # one Redis or a Redis Cluster (redis+cluster://): redis_conn builds the matching clients
+        redis = await redis_conn.general_client(settings)
+        store = Store(redis, settings, redis_conn.batcher(redis, settings))
         secret = settings.secret or await store.shared_secret()
-        hub = Hub(redis, settings.redis_url or "", store.origin)
+        hub = redis_conn.hub(redis, settings, store.origin)
         await hub.start()
-        ctx = Context(settings, redis, store, hub, Tokens(secret), clock)
+        # a RedisCluster has the same command methods; every caller keeps to one hash slot per command
+        ctx = Context(settings, cast(aioredis.Redis, redis), store, hub, Tokens(secret), dispatch, clock)
         app.state.ctx = ctx
         for module in modules:
             if hasattr(module, "startup"):
@@ -114,7 +114,6 @@ def create_app(
             await hub.stop()
             await store.batch.aclose()
             await redis.aclose()
-            await pool.aclose()
 
     routes: list[BaseRoute] = [
         Route("/healthz", healthz),
@@ -312,6 +311,7 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
             session.close(CLOSE_NO_HELLO)
 
     session.hello_timer = loop.call_later(ctx.settings.hello_timeout, no_hello)
+    lanes = Lanes(session)
     try:
         while not session.closing:
             message = await receive()
@@ -320,9 +320,10 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
             frame = message.get("bytes")
             if frame is None:
                 frame = message.get("text")
-            if frame is not None:
-                await handle_frame(session, frame)
-                await session.make_room()
+            msg = read_frame(session, frame) if frame is not None else None
+            if msg is not None:
+                lanes.submit(msg)
+            await session.make_room()
     except Exception as exc:  # the socket went away under us
         log.debug("connection ended: %s", exc)
     finally:
@@ -330,37 +331,35 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
             session.hello_timer.cancel()
         ctx.sessions.discard(session)
         metrics.CONNECTIONS.dec()
+        await lanes.stop()
         await session.stop_writer()
         await session.shutdown()
 
 
-async def handle_frame(session: Session, frame: bytes | str) -> None:
-    """One client frame: size limit, decode, rate limit, dispatch; every failure becomes an error message."""
+def read_frame(session: Session, frame: bytes | str) -> dict[str, Any] | None:
+    """One client frame: size limit, decode, rate limit. The validated message, or None when the frame was
+    answered with an error (or the connection is closing)."""
     allowed = session.take_token()
     if session.closing:
-        return
+        return None
     size = len(frame) if isinstance(frame, bytes) else len(frame.encode("utf-8", "surrogatepass"))
     if size > session.settings.max_frame:
         session.error(
             ProtocolError("too_big", f"frame of {size} bytes; the limit is {session.settings.max_frame}")
         )
-        return
-    ref: Any = None
+        return None
     try:
-        msg = decode(frame, session.codec)
-        ref = msg.get("seq", msg["t"])
-        if not allowed:
-            raise ProtocolError(
-                "rate_limited", f"over {session.settings.rate:g} messages/s; resend later", ref=ref
-            )
-        await limits.charge(session, msg)  # per-network buckets for new identities, games, races (limits.py)
-        await handlers.dispatch(session, msg)
+        msg = decode(frame, session.codec, session.ctx.dispatch.specs)
     except ProtocolError as exc:
         session.error(exc)
-    except Exception:
-        log.exception("handler failed")
-        session.error(
-            ProtocolError(
-                "internal", "unexpected server fault; resend (a resent seq is never applied twice)", ref=ref
-            )
+        return None
+    if not allowed:
+        error = ProtocolError(
+            "rate_limited",
+            f"over {session.settings.rate:g} messages/s; resend later",
+            ref=msg.get("seq", msg["t"]),
         )
+        error.rid = msg.get("rid")
+        session.error(error)
+        return None
+    return msg

@@ -10,6 +10,8 @@ from .client import Client, GameView, RequestError
 
 MAX_ACTIONS = 500
 RATE_BACKOFF = 0.25
+ACT_TIMEOUT_S = 30.0
+"""How long one move is sent again (Redis away, rate limit) before the bot gives up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +31,11 @@ def choose(view: GameView, rng: random.Random) -> dict[str, object]:
 
 
 async def play_game(
-    client: Client, code: str | None = None, rules: str | None = None, seed: int | None = None
+    client: Client,
+    code: str | None = None,
+    rules: str | None = None,
+    seed: int | None = None,
+    max_actions: int = MAX_ACTIONS,
 ) -> Result:
     rng = random.Random(seed)
     while True:
@@ -40,23 +46,23 @@ async def play_game(
             if exc.code != "rate_limited":
                 raise
             await asyncio.sleep(RATE_BACKOFF)
-    for _ in range(MAX_ACTIONS):
+    for _ in range(max_actions):
         if view.status != "playing":
             break
         action = choose(view, rng)
+        # rate_limited, unavailable (unknown: it may have been applied), busy: Client.act sends the same seq
+        # again until it gets the move's one answer; a seq is never applied twice
         seq = client.next_seq()
-        while True:
-            answer = await client.act(view.game, seq=seq, **action)  # type: ignore[arg-type]
-            if answer.get("code") != "rate_limited":
-                break
-            await asyncio.sleep(RATE_BACKOFF)  # the same seq again: it is never applied twice
+        answer = await client.act(view.game, seq=seq, timeout=ACT_TIMEOUT_S, **action)  # type: ignore[arg-type]
         if answer["t"] != "ack":
-            raise RuntimeError(f"the server refused a legal move {action}: {answer}")
+            raise RuntimeError(f"the server did not take a legal move {action}: {answer}")
         await client.wait_version(view.game, answer["v"])
         client.drain()
-    return Result(
+    result = Result(
         view.game, view.status, int(view.state["score"]), int(view.state["moves"]), view.state["code"]
     )
+    await client.close_game(view.game)  # a connection follows at most limits.max_open_games games
+    return result
 
 
 async def run(url: str, games: int, rules: str | None = None, seed: int | None = None) -> list[Result]:

@@ -23,11 +23,16 @@ from websockets.typing import Subprotocol
 
 from .engine.cards import Card
 from .engine.rules import Rules, Variants, fits
+from .messages import nonconformity
 from .protocol import JSON, MSGPACK
 
 _T = TypeVar("_T")
 
 DEFAULT_TIMEOUT = 5.0
+RESEND_CODES = frozenset({"unavailable", "busy", "internal", "rate_limited"})
+"""Errors after which the outcome of an action is unknown or it was dropped: resend the same seq."""
+RESEND_PAUSES_S = (0.1, 0.25, 0.5, 1.0)
+"""Pauses before each resend of an action (then the last again)."""
 
 
 class ViewError(Exception):
@@ -122,6 +127,8 @@ class Client:
         self.welcome: dict[str, Any] | None = None
         self.close_code: int | None = None
         self.reader_error: Exception | None = None
+        self.strange: list[str] = []
+        """Received frames that are not messages of ``messages.SERVER`` (the tests assert there are none)."""
         self.on_message: Callable[[dict[str, Any]], None] | None = None
         self._inbox: list[dict[str, Any]] = []
         self._arrived = asyncio.Event()
@@ -210,6 +217,9 @@ class Client:
                 msg = msgpack.unpackb(frame, raw=False) if isinstance(frame, bytes) else json.loads(frame)
                 if self.keep_frames:
                     self.frames.append(msg)
+                reason = nonconformity(msg) if isinstance(msg, dict) else "not a map"
+                if reason is not None:
+                    self.strange.append(reason)
                 self._track(msg)
                 if self.on_message is not None:
                     self.on_message(msg)
@@ -326,21 +336,48 @@ class Client:
         seq: int | None = None,
         timeout: float = DEFAULT_TIMEOUT,
     ) -> dict[str, Any]:
-        """Send an action and return its ``ack`` or ``refused`` (or the ``error`` naming its seq)."""
+        """Send an action and return its ``ack`` or ``refused`` (or the ``error`` naming its seq). An error
+        that leaves the outcome unknown (``RESEND_CODES``: ``unavailable``, ``busy``…) is answered by sending
+        the same seq again, after a growing pause, until ``timeout``: a seq is never applied twice, so the
+        action lands once; the last error is returned when time runs out."""
         seq = next(self._seq) if seq is None else seq
         msg: dict[str, Any] = {"t": "act", "game": game, "seq": seq, "a": a}
         if col is not None:
             msg["col"] = col
         if row is not None:
             msg["row"] = row
-        await self.send(msg)
-        return await self.expect(
-            None,
-            timeout,
-            where=lambda m: (
-                m.get("t") in ("ack", "refused", "error") and (m.get("seq") == seq or m.get("ref") == seq)
-            ),
-        )
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        for pause in itertools.chain(RESEND_PAUSES_S, itertools.repeat(RESEND_PAUSES_S[-1])):
+            await self.send(msg)
+            answer = await self.expect(
+                None,
+                max(0.0, deadline - loop.time()),
+                where=lambda m: (
+                    m.get("t") in ("ack", "refused", "error") and (m.get("seq") == seq or m.get("ref") == seq)
+                ),
+            )
+            if answer["t"] != "error" or answer.get("code") not in RESEND_CODES:
+                return answer
+            if loop.time() + pause >= deadline:
+                return answer
+            await asyncio.sleep(pause)
+        raise AssertionError("unreachable")
+
+    async def close_game(self, game: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Stop following ``game`` (a connection follows at most ``limits.max_open_games``)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        for pause in itertools.chain(RESEND_PAUSES_S, itertools.repeat(RESEND_PAUSES_S[-1])):
+            rid = f"c{next(self._seq)}"
+            await self.send({"t": "close", "game": game, "rid": rid})
+            answer = await self.expect(None, max(0.0, deadline - loop.time()), where=_with_rid(rid))
+            if answer["t"] == "ok":
+                self.views.pop(game, None)
+                return
+            if answer.get("code") not in RESEND_CODES or loop.time() + pause >= deadline:
+                raise RequestError(answer)
+            await asyncio.sleep(pause)
 
     def next_seq(self) -> int:
         return next(self._seq)
@@ -361,6 +398,10 @@ class Client:
         n = next(self._seq)
         await self.send({"t": "ping", "n": n})
         return await self.expect("pong", timeout, where=lambda m: m.get("n") == n)
+
+
+def _with_rid(rid: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: m.get("rid") == rid
 
 
 class RequestError(Exception):

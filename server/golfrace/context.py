@@ -15,6 +15,7 @@ from .store import Store
 from .tokens import Tokens
 
 if TYPE_CHECKING:
+    from .handlers import Dispatch
     from .session import Session
 
 
@@ -33,6 +34,8 @@ class Context:
     store: Store
     hub: Hub
     tokens: Tokens
+    dispatch: Dispatch
+    """This app's message table (``handlers.Dispatch``)."""
     clock: Clock = wall_clock
     sessions: set[Session] = field(default_factory=set)
     extras: dict[str, Any] = field(default_factory=dict)

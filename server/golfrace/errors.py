@@ -53,6 +53,22 @@ class ErrorCode(StrEnum):
     NO_DAILY = "no_daily"
     # hints
     HINT_BUSY = "hint_busy"
+    # accounts (HTTP /api/account/…, raised as accounts.errors.AccountError; texts in account.errors)
+    BAD_REQUEST = "bad_request"
+    BAD_USERNAME = "bad_username"
+    BAD_PASSWORD = "bad_password"
+    BAD_DISPLAY_NAME = "bad_display_name"
+    USERNAME_TAKEN = "username_taken"
+    BAD_CREDENTIALS = "bad_credentials"
+    NOT_SIGNED_IN = "not_signed_in"
+    BAD_PASSKEY = "bad_passkey"
+    BAD_CHALLENGE = "bad_challenge"
+    TOO_MANY_PASSKEYS = "too_many_passkeys"
+    TOO_MANY_ATTEMPTS = "too_many_attempts"
+    TOO_MANY_SIGNUPS = "too_many_signups"
+    RENAME_TOO_SOON = "rename_too_soon"
+    BAD_ORIGIN = "bad_origin"
+    ALREADY_SIGNED_IN = "already_signed_in"
     # HTTP only
     BAD_LOCALE = "bad_locale"
     NOT_FOUND = "not_found"
@@ -69,6 +85,8 @@ class ProtocolError(GolfError):
         super().__init__(message, **params)
         self.code = ErrorCode(code).value
         self.ref = ref
+        self.rid: str | None = None
+        """The request id of the message it answers (set by the dispatcher, echoed in the message)."""
 
     def to_message(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"t": "error", "code": self.code, "message": self.message}
@@ -77,3 +95,17 @@ class ProtocolError(GolfError):
         if self.params:
             msg["params"] = self.params
         return msg
+
+
+def cause(exc: BaseException) -> str:
+    """One line for a log: the exception's type and text, then what it came from (``raise … from``), so a
+    timeout without text of its own or a wrapped connection error still says what happened."""
+    parts: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen and len(parts) < 4:
+        seen.add(id(current))
+        text = str(current)
+        parts.append(f"{type(current).__name__}: {text}" if text else type(current).__name__)
+        current = current.__cause__ or current.__context__
+    return " <- ".join(parts)

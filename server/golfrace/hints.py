@@ -1,6 +1,6 @@
 """Hints for solo games: ``{t: "hint", game}`` -> the next move of a winning line (or of the best line).
 
-A server extension (listed in ``app.EXTENSIONS``): importing it registers the message type and its handler.
+A server extension (listed in ``app.EXTENSIONS``): its handler answers the ``hint`` message of messages.py.
 Only the game's player may ask, and only for a solo game (race and daily games are not in the game store,
 so they answer ``no_game``: races get no hints). The solver runs in a worker thread under a named budget
 (``settings.HintSettings``, ``GOLFRACE_HINT_*``), in a task of its own so that the connection keeps
@@ -24,8 +24,8 @@ from typing import Any
 from .engine import Draw, Game, Status, Tap
 from .engine.actions import Action
 from .engine.solver import SolveResult, solve
-from .handlers import handler
-from .protocol import ID_LEN, Field, ProtocolError, Spec, register
+from .handlers import answered_later, handler
+from .protocol import ProtocolError
 from .session import Session
 from .settings import HintSettings
 
@@ -34,8 +34,6 @@ log = logging.getLogger("golfrace.hints")
 
 EXTRAS_KEY = "hints_in_flight"
 _TASKS: set[asyncio.Task[None]] = set()  # keeps running hint tasks referenced until they finish
-
-register(Spec("hint", (Field("game", str, required=True, max_len=ID_LEN),)))
 
 
 # --- pure part ------------------------------------------------------------------------------------------
@@ -93,21 +91,26 @@ async def on_hint(session: Session, msg: dict[str, Any]) -> None:
     if stored.owner != session.player:
         raise ProtocolError("not_player", "hints are for the game's player", ref="hint", game=game_id)
     session.extras[EXTRAS_KEY] = busy + 1
-    task = asyncio.create_task(_answer(session, game_id, stored.v, stored.game, session.settings.hints))
+    answered_later()
+    rid = msg.get("rid")
+    task = asyncio.create_task(_answer(session, game_id, stored.v, stored.game, session.settings.hints, rid))
     _TASKS.add(task)
     task.add_done_callback(_TASKS.discard)
 
 
-async def _answer(session: Session, game_id: str, v: int, game: Game, settings: HintSettings) -> None:
+async def _answer(
+    session: Session, game_id: str, v: int, game: Game, settings: HintSettings, rid: str | None
+) -> None:
     try:
         action, winnable = await asyncio.to_thread(think, game, settings)
         if not session.closing:
-            session.send(
-                {"t": "hint", "game": game_id, "v": v, "move": move_of(action), "winnable": winnable}
-            )
+            answer = {"t": "hint", "game": game_id, "v": v, "move": move_of(action), "winnable": winnable}
+            session.send({**answer, "rid": rid} if rid is not None else answer)
     except Exception:
         log.exception("hint failed for %s", game_id)
         if not session.closing:
-            session.error(ProtocolError("internal", "the hint could not be computed", ref="hint"))
+            error = ProtocolError("internal", "the hint could not be computed", ref="hint")
+            error.rid = rid
+            session.error(error)
     finally:
         session.extras[EXTRAS_KEY] = max(0, int(session.extras.get(EXTRAS_KEY, 1)) - 1)

@@ -1,21 +1,20 @@
-"""The wire: the closed set of client messages, their validation, the two codecs, error and close codes.
+"""The wire: validation of client messages against their definitions, the two codecs, close codes.
 
-Sans I/O: ``decode(frame, codec)`` gives a validated message dict or raises ``ProtocolError``;
-``encode(message, codec)`` gives the frame. Other modules add message types with ``register``.
+Sans I/O: ``decode(frame, codec, specs)`` gives a validated message dict or raises ``ProtocolError``;
+``encode(message, codec)`` gives the frame. The messages themselves are defined in ``messages.py``; ``specs``
+is the app's table (``handlers.Dispatch.specs``: the types it has handlers for).
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 import msgpack
 
-from .engine.i18n import LOCALES
 from .errors import ProtocolError as ProtocolError  # re-exported for the extensions that raise it
+from .messages import CLIENT, ID_LEN, MAX_INT, Field, In, fields_of
 
 MSGPACK = "golfrace.msgpack"
 JSON = "golfrace.json"
@@ -30,116 +29,30 @@ CLOSE_TOO_SLOW = 4008  # send queue stayed full for Settings.slow_grace
 CLOSE_FLOOD = 4029  # kept sending after Settings.flood_close_after rate-limited messages
 
 
-# --- message specs ---------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Field:
-    """One field of a client message. ``kind``: str, int, bool, map; ``choices``/``lo``/``hi``/``max_len``."""
-
-    name: str
-    kind: type
-    required: bool = False
-    choices: tuple[Any, ...] | None = None
-    lo: int | None = None
-    hi: int | None = None
-    max_len: int | None = None
-    nullable: bool = False
-    check: Callable[[Any], Any] | None = None
-    """Optional extra validation/normalisation: returns the value to keep or raises ValueError."""
-
-
-@dataclass(frozen=True, slots=True)
-class Spec:
-    t: str
-    fields: tuple[Field, ...] = field(default_factory=tuple)
-
-
-SPECS: dict[str, Spec] = {}
-ID_LEN = 32
-MAX_INT = 2**53  # safe in JavaScript
-
-
-SID = re.compile(r"[0-9A-Za-z_-]{1,32}")
-
-
-def _sid(value: str) -> str:
-    if not SID.fullmatch(value):
-        raise ValueError("holds only letters, digits, _ and - (1 to 32)")
-    return value
-
-
-def register(spec: Spec) -> Spec:
-    """Add a client → server message type (used by this module and by extensions: races, boards…)."""
-    if spec.t in SPECS:
-        raise ValueError(f"message type {spec.t!r} is already registered")
-    SPECS[spec.t] = spec
-    return spec
-
-
-def _variants(value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ValueError("variants must be a map")
-    out: dict[str, Any] = {}
-    for key, val in value.items():
-        if key in ("strict", "empty_discard"):
-            if not isinstance(val, bool):
-                raise ValueError(f"variants.{key} must be true or false")
-            out[key] = val
-        elif key == "jokers":
-            if isinstance(val, bool) or not isinstance(val, int) or not 0 <= val <= 2:
-                raise ValueError("variants.jokers must be 0, 1 or 2")
-            out[key] = val
-        else:
-            raise ValueError(f"unknown variant {str(key)[:20]!r}")
-    return out
-
-
-GAME = Field("game", str, required=True, max_len=ID_LEN)
-register(
-    Spec(
-        "hello",
-        (
-            Field("token", str, max_len=256, nullable=True),
-            Field("session", str, max_len=128, nullable=True),  # accounts: a session token
-            Field("lang", str, choices=LOCALES),
-            Field("name", str, max_len=32),
-            Field("sid", str, max_len=ID_LEN, check=_sid),
-        ),
-    )
-)
-# the choice of a deal (a code, or rules and variants for a random one), shared by ``new`` and ``race_new``
-DEAL_FIELDS = (
-    Field("code", str, max_len=40, nullable=True),
-    Field("rules", str, choices=("easy", "classic")),
-    Field("variants", dict, check=_variants),
-)
-register(Spec("new", (*DEAL_FIELDS, Field("rid", str, max_len=ID_LEN))))
-register(Spec("open", (GAME, Field("role", str, required=True, choices=("player", "watcher")))))
-register(Spec("close", (GAME,)))
-# the fields of one move, shared by every message that carries one (``act``, and ``race_act`` of the races)
-ACTION_FIELDS = (
-    Field("seq", int, required=True, lo=1, hi=MAX_INT),
-    Field("a", str, required=True, choices=("tap", "draw", "undo")),
-    Field("col", int, lo=1, hi=7),
-    Field("row", int, lo=1, hi=5, nullable=True),
-)
-register(Spec("act", (GAME, *ACTION_FIELDS)))
-register(Spec("resync", (GAME, Field("v", int, required=True, lo=0, hi=MAX_INT))))
-register(Spec("ping", (Field("n", int, lo=-MAX_INT, hi=MAX_INT),)))
-
-
-def validate(raw: Any) -> dict[str, Any]:
-    """A decoded frame → a message dict holding only known fields, each of the right type."""
+def validate(raw: Any, specs: Mapping[str, In] = CLIENT) -> dict[str, Any]:
+    """A decoded frame → a message dict holding only known fields, each of the right type. An error carries
+    the frame's ``rid`` when it has a readable one."""
     if not isinstance(raw, dict) or not all(isinstance(k, str) for k in raw):
         raise ProtocolError("bad_frame", "a message is a map with string keys and a type `t`")
+    try:
+        return _validate(raw, specs)
+    except ProtocolError as exc:
+        rid = raw.get("rid")
+        if isinstance(rid, str) and len(rid) <= ID_LEN and _is_text(rid):
+            exc.rid = rid
+        raise
+
+
+def _validate(raw: dict[str, Any], specs: Mapping[str, In]) -> dict[str, Any]:
     t = raw.get("t")
-    if not isinstance(t, str) or t not in SPECS:
+    if not isinstance(t, str) or t not in specs:
         shown = t[:20] if isinstance(t, str) and _is_text(t[:20]) else None
         raise ProtocolError("bad_type", f"unknown message type {shown!r}", ref=shown)
-    spec = SPECS[t]
+    spec = specs[t]
     seq: Any = raw.get("seq")
-    ref = seq if t == "act" and _is_int(seq) and 1 <= seq <= MAX_INT else t
+    ref = seq if "seq" in (f.name for f in spec.fields) and _is_int(seq) and 1 <= seq <= MAX_INT else t
     msg: dict[str, Any] = {"t": t}
-    for f in spec.fields:
+    for f in fields_of(spec):
         if f.name not in raw or (raw[f.name] is None and not f.required and not f.nullable):
             if f.required:
                 raise ProtocolError("bad_field", f"{t}: `{f.name}` is required", ref=ref, field=f.name)
@@ -196,7 +109,7 @@ def _check_field(t: str, f: Field, value: Any, ref: Any) -> Any:
 
 
 # --- codecs ---------------------------------------------------------------------------------------------
-def decode(frame: bytes | str, codec: str) -> dict[str, Any]:
+def decode(frame: bytes | str, codec: str, specs: Mapping[str, In] = CLIENT) -> dict[str, Any]:
     """One received frame → validated message; raises ProtocolError (never anything else)."""
     try:
         if codec == MSGPACK:
@@ -214,7 +127,7 @@ def decode(frame: bytes | str, codec: str) -> dict[str, Any]:
         ) from None
     except Exception:  # msgpack raises several unrelated types on garbage
         raise ProtocolError("bad_frame", "the frame cannot be decoded") from None
-    return validate(raw)
+    return validate(raw, specs)
 
 
 def pack(message: dict[str, Any]) -> bytes:
@@ -231,6 +144,9 @@ def to_json(message: dict[str, Any]) -> str:
 
 def encode(message: dict[str, Any], codec: str) -> bytes | str:
     return pack(message) if codec == MSGPACK else to_json(message)
+
+
+__all__ = ["ID_LEN", "ProtocolError"]  # re-exported for the extensions
 
 
 def choose_codec(offered: list[str]) -> str | None:

@@ -16,6 +16,8 @@ import contextlib
 import logging
 import secrets
 import time
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from . import metrics
@@ -28,9 +30,23 @@ from .seams.ws_frames import frame
 from .store import Stored, channel
 from .views import public_state
 
-__all__ = ["Follow", "FrameSink", "Session", "Socket", "snapshot"]
+__all__ = ["REQUEST", "Follow", "FrameSink", "Request", "Session", "Socket", "snapshot"]
 
 log = logging.getLogger("golfrace.session")
+
+
+@dataclass(slots=True)
+class Request:
+    """The client message being handled (``handlers.Dispatch`` sets it in ``REQUEST``): what this
+    connection is sent meanwhile answers it and carries its ``rid``."""
+
+    session: Session
+    rid: str | None
+    answered: bool = False
+    active: bool = True
+
+
+REQUEST: ContextVar[Request | None] = ContextVar("golfrace_request", default=None)
 
 
 class Socket(Protocol):
@@ -135,12 +151,26 @@ class Session:
     def send(self, message: dict[str, Any]) -> None:
         """Queue an answer to this client's own message. Answers are never dropped; a client that lets them
         pile up to twice the queue size is closed (4008)."""
+        message = self._answering(message)
         if message.get("t") == "error":
             metrics.ERRORS.labels(message.get("code", "")).inc()
         self._run(self.machine.answer(encode(message, self.codec)))
 
+    def _answering(self, message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` as the answer to the request being handled on this connection (if any): with its
+        ``rid``, and the request counts as answered."""
+        request = REQUEST.get()
+        if request is not None and request.session is self and request.active:
+            request.answered = True
+            if request.rid is not None and "rid" not in message:
+                return {**message, "rid": request.rid}
+        return message
+
     def error(self, exc: ProtocolError) -> None:
-        self.send(exc.to_message())
+        message = exc.to_message()
+        if exc.rid is not None:
+            message["rid"] = exc.rid
+        self.send(message)
 
     async def make_room(self) -> None:
         """Before reading the client's next frame: when our answers to it pile up (frames it sent in one
@@ -273,7 +303,7 @@ class Session:
 
     async def follow(self, stored: Stored, role: str, rid: str | None = None) -> None:
         """Follow a game whose subscription is already confirmed, starting from the snapshot sent now."""
-        message = snapshot(stored, role)
+        message = self._answering(snapshot(stored, role))
         if rid is not None:
             message["rid"] = rid
         self._run(self.machine.followed(stored.id, role, stored.v, encode(message, self.codec)))

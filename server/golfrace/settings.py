@@ -64,10 +64,19 @@ class Settings:
     """Seconds a client request (``hello``, ``new``, ``open``, ``act``…) may wait for storage before it is
     answered ``unavailable`` (for an ``act``: unknown, resend the same seq). A frozen Redis thus costs the
     client this long, not redis-py's reconnect timeouts, and the connection's other frames go on meanwhile."""
+    max_pending_requests: PositiveInt = 64
+    """Requests of one connection waiting or running at once (all its games together); more get ``busy``.
+    The rate limit keeps honest clients far below it; it bounds what a frozen Redis can pile up."""
     gzip_min_bytes: NonNegativeInt = 1024
     """HTTP answers smaller than this (bytes) are sent uncompressed: not worth the CPU."""
     subscribe_timeout_s: PositiveFloat = 5.0
     """Seconds a pub/sub subscription may take to be confirmed by Redis before it fails."""
+    redis_wait_replicas: NonNegativeInt | None = None
+    """Replicas that must hold a write before its answer is sent (``WAIT``): a master killed after an ack
+    cannot lose that move. None: 1 on a Redis Cluster (``redis+cluster://``), 0 on a single Redis."""
+    redis_wait_timeout_ms: PositiveInt = 500
+    """Milliseconds a batch waits for its replicas; fewer in time: ``unavailable`` (the client resends the
+    same seq, whose stored answer is confirmed again)."""
     secret: str | None = None
     """Signs player tokens. None: a random secret is created once and kept in Redis (shared by instances)."""
     static_dir: str | None = None

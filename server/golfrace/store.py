@@ -26,10 +26,11 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
@@ -42,6 +43,9 @@ from .protocol import pack, unpack
 from .seams import redis_wire
 from .settings import Settings
 
+if TYPE_CHECKING:
+    from .redis_conn import ClusterBatcher
+
 COMMIT = """
 local ARGV = cmsgpack.unpack(ARGV[1])
 local v = redis.call('HGET', KEYS[1], 'v')
@@ -50,7 +54,11 @@ local stream = ARGV[2]
 local seq = tonumber(ARGV[3])
 local seqkey = stream .. '#' .. string.format('%d', seq)
 local answer = redis.call('HGET', KEYS[4], seqkey)
-if answer then return {'dup', answer} end
+if answer then
+  -- a write, so that the batch's WAIT covers the first answer too (it may be on another connection)
+  if ARGV[17] == '1' then redis.call('HSET', KEYS[4], seqkey, answer) end
+  return {'dup', answer}
+end
 local top = tonumber(redis.call('HGET', KEYS[4], stream) or '0')
 if seq <= top then return {'stale'} end
 if v ~= ARGV[1] then return {'conflict', v} end
@@ -59,7 +67,7 @@ if ARGV[5] == 'move' then
   redis.call('RPUSH', KEYS[2], ARGV[8])
   redis.call('RPUSH', KEYS[3], ARGV[7])
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[9]), -1)
-  redis.call('PUBLISH', ARGV[11], ARGV[15] .. ARGV[7])
+  redis.call(ARGV[16], ARGV[11], ARGV[15] .. ARGV[7])
 end
 redis.call('HSET', KEYS[4], stream, string.format('%d', seq), seqkey, ARGV[4])
 local window = tonumber(ARGV[14])
@@ -84,6 +92,12 @@ def game_key(game_id: str) -> str:
 def channel(game_id: str) -> str:
     """The pub/sub channel of a game's diffs (races and others can publish their own channels)."""
     return f"game:{{{game_id}}}"
+
+
+def publish_command(redis: Any) -> str:
+    """The publish command for ``redis``: ``SPUBLISH`` on a Redis Cluster, whose classic ``PUBLISH`` goes to
+    every node; ``PUBLISH`` on a single Redis (which may be older than 7.0, the first with ``SPUBLISH``)."""
+    return "SPUBLISH" if isinstance(redis, RedisCluster) else "PUBLISH"
 
 
 def player_key(player: str) -> str:
@@ -141,12 +155,21 @@ class Commit:
 
 
 class Store:
-    def __init__(self, redis: aioredis.Redis, settings: Settings, batcher: Batcher | None = None) -> None:
+    def __init__(
+        self,
+        redis: aioredis.Redis | RedisCluster,
+        settings: Settings,
+        batcher: Batcher | ClusterBatcher | None = None,
+    ) -> None:
         self.redis: Any = redis  # bytes in, bytes out (decode_responses=False)
         self.settings = settings
         # The hot path (commits, new games, hello, game lists) is batched per event-loop iteration: Batcher.
-        self.batch = batcher if batcher is not None else settings_batcher(settings)
+        self.batch: Batcher | ClusterBatcher = batcher if batcher is not None else settings_batcher(settings)
         self._commit_sha = self.batch.script(COMMIT)
+        self.publish_command = publish_command(redis)
+        """``PUBLISH``, or ``SPUBLISH`` on a Redis Cluster (sharded pub/sub: only the channel's shard)."""
+        self.durable = self.batch.wait_replicas > 0
+        """Writes are acknowledged only once a replica has them (the batcher's ``WAIT``)."""
         self.origin = ORIGIN_MARK + secrets.token_bytes(ORIGIN_LEN - 1)
         """Prefix of what this process publishes from a commit: the hub skips its own echo (the diff was
         delivered locally already) and strips the prefix from other processes' diffs."""
@@ -191,10 +214,17 @@ class Store:
             "updated": created,
             "meta": json.dumps(meta),
         }
+        # two single-slot steps (the game and the player's index live in different Cluster slots): the game
+        # first, so the index never lists a game that is not stored; a failure between them leaves a game
+        # nobody lists, which expires like any idle game
         await self.batch.transaction(
             [
                 ("HSET", key, *[part for item in mapping.items() for part in item]),
                 ("EXPIRE", key, self.settings.idle_game_ttl),
+            ]
+        )
+        await self.batch.transaction(
+            [
                 ("ZADD", pkey, created, game_id),
                 ("ZREMRANGEBYRANK", pkey, 0, -self.settings.max_player_games - 1),
                 ("EXPIRE", pkey, self.settings.player_ttl),
@@ -212,7 +242,10 @@ class Store:
     async def load_with_answer(
         self, game_id: str, stream: str, seq: int
     ) -> tuple[Stored | None, bytes | None]:
-        """The game and, when this ``seq`` was answered before, that answer (one round trip)."""
+        """The game and, when this ``seq`` was answered before, that answer (one round trip). A durable store
+        leaves the answer to the commit, whose ``dup`` is confirmed by a replica before it is sent again."""
+        if self.durable:
+            return await self.load(game_id), None
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.hmget(game_key(game_id), FIELDS)
             pipe.hget(game_key(game_id) + ":seq", f"{stream}#{seq}")
@@ -253,6 +286,8 @@ class Store:
             now_ms(),
             self.settings.seq_window,
             self.origin,
+            self.publish_command,
+            "1" if self.durable else "",
         ]
         keys = [key, key + ":log", key + ":diffs", key + ":seq"]
         reply = await self.batch.evalsha(self._commit_sha, keys, [pack_args(args)])
@@ -434,7 +469,9 @@ def batch_client(url: str, connections: int, timeout: float) -> aioredis.Redis:
 def settings_batcher(settings: Settings) -> Batcher:
     """The batcher of ``settings``: its own client on ``settings.redis_url``."""
     connections, timeout = settings.batch_connections, settings.batch_timeout_s
-    return Batcher(batch_client(settings.redis_url or "", connections, timeout), connections, timeout)
+    client = batch_client(settings.redis_url or "", connections, timeout)
+    replicas = settings.redis_wait_replicas or 0  # a Redis Cluster's batcher: redis_conn.batcher
+    return Batcher(client, connections, timeout, replicas, settings.redis_wait_timeout_ms)
 
 
 class Batcher:
@@ -444,13 +481,25 @@ class Batcher:
     round trip per command; at low load, where most batches hold one command, the per-batch overhead.
     ``await batcher.call("ZREM", key, member)``."""
 
-    def __init__(self, client: aioredis.Redis, connections: int, timeout: float) -> None:
+    def __init__(
+        self,
+        client: aioredis.Redis,
+        connections: int,
+        timeout: float,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = 0,
+    ) -> None:
         self.client = client
         self.connections = connections
         self.timeout = timeout
         """Seconds a batch may take (write and every reply) before its callers get a Redis timeout; one
         timeout scope per batch instead of redis-py's socket timeout (a task per write and a scope per
         reply)."""
+        self.wait_replicas = wait_replicas
+        """When > 0, every batch ends with ``WAIT wait_replicas wait_timeout_ms``: its writes are answered
+        only once that many replicas have them; if fewer confirm in time, the callers of writes get
+        ``NotReplicated`` (a ``ConnectionError``: ``unavailable``, the client resends the same seq)."""
+        self.wait_timeout_ms = wait_timeout_ms
         self._queue: list[_Job] = []
         self._scheduled = False
         self._running: set[asyncio.Task[None]] = set()
@@ -499,6 +548,10 @@ class Batcher:
         if not commands:
             self._idle.append(conn)
             return
+        if self.wait_replicas:
+            wait = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
+            commands.append(wait)
+            packed += redis_wire.pack(conn, [wait])
         try:
             replies = await redis_wire.with_retry(conn, lambda: self._exchange(conn, commands, packed))
         except BaseException as exc:
@@ -513,6 +566,13 @@ class Batcher:
             return
         finally:
             self._idle.append(conn)
+        shortfall: NotReplicated | None = None
+        if self.wait_replicas:
+            acked = replies.pop()
+            if not isinstance(acked, int) or acked < self.wait_replicas:
+                shortfall = NotReplicated(
+                    f"{acked} of {self.wait_replicas} replicas confirmed within {self.wait_timeout_ms} ms"
+                )
         at = 0
         for commands, future in batch:
             mine = replies[at : at + len(commands)]
@@ -520,8 +580,10 @@ class Batcher:
             if future.done():
                 continue
             error = next((r for r in mine if isinstance(r, Exception)), None)
-            if error is not None:
+            if error is not None:  # first: a MOVED from a former master is no replication shortfall
                 future.set_exception(error)
+            elif shortfall is not None and any(args[0] not in READ_ONLY for args in commands):
+                future.set_exception(NotReplicated(*shortfall.args))
             else:
                 future.set_result(mine[-1])
 
@@ -562,6 +624,13 @@ class Batcher:
 
 
 CLOSE_WAIT = 2.0  # seconds aclose waits for batches in flight
+READ_ONLY = frozenset({"GET", "HGET", "HMGET", "LRANGE", "ZRANGE", "ZREVRANGE", "PING"})
+"""Commands whose callers need no replica's confirmation (the batch's WAIT concerns the others)."""
+
+
+class NotReplicated(RedisConnectionError):
+    """A write reached its master but no replica confirmed it in time (``WAIT``): not acknowledged, since a
+    failover could lose it. The caller answers ``unavailable``; a resent seq gets the stored answer."""
 
 
 def _copy(exc: BaseException) -> BaseException:

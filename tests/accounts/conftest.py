@@ -48,7 +48,7 @@ async def acct_server(acct_settings: Settings) -> AsyncIterator[RunningServer]:
 async def rds(redis_url: str) -> AsyncIterator[aioredis.Redis]:
     """The server's own database, with the per-address limits of earlier tests cleared."""
     client = aioredis.Redis.from_url(redis_url, socket_timeout=5)
-    for pattern in ("thr:*", "signup:*"):
+    for pattern in ("thr:*", "signup:*", "wa-rate:*"):
         async for key in client.scan_iter(match=pattern):
             await client.delete(key)
     try:

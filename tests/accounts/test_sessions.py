@@ -11,7 +11,8 @@ import redis.asyncio as aioredis
 from golfrace.accounts import keys
 from golfrace.accounts.service import CLOSE_SIGNED_OUT
 from golfrace.accounts.sessions import COOKIE
-from golfrace.testing import RunningServer
+from golfrace.settings import Settings
+from golfrace.testing import RunningServer, running_server
 
 from .conftest import PASSWORD, TIMEOUT, new_name, sign_up, ws_client
 
@@ -100,3 +101,15 @@ async def test_a_forged_or_foreign_session_is_nobody(
     await client.close()
     http.cookies.set(COOKIE, forged)
     assert (await http.get("/api/account/profile")).status_code == 401
+
+
+async def test_signing_out_closes_the_sessions_websockets_on_another_instance(
+    http: httpx.AsyncClient, acct_server: RunningServer, acct_settings: Settings
+) -> None:
+    await sign_up(http)
+    async with running_server(acct_settings) as other:
+        elsewhere = await ws_client(other, session=http.cookies[COOKIE])
+        assert elsewhere.welcome is not None and elsewhere.welcome["account"] is not None
+        r = await http.post("/api/account/signout", json={})  # on the first instance
+        assert r.json() == {"signed_out": 1}
+        assert await elsewhere.wait_closed(TIMEOUT) == CLOSE_SIGNED_OUT

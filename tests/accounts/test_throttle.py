@@ -85,3 +85,14 @@ async def test_sign_up_quota_per_address(http: httpx.AsyncClient) -> None:
         http.cookies.clear()
     r = await http.post("/api/account/signup", json={"username": new_name(), "password": PASSWORD})
     assert r.status_code == 429 and r.json()["error"] == "too_many_signups"
+
+
+async def test_passkey_ceremonies_per_address_are_limited(http: httpx.AsyncClient) -> None:
+    for _ in range(30):  # challenges_per_minute
+        assert (await http.post("/api/account/passkey/signin/options", json={})).status_code == 200
+    r = await http.post("/api/account/passkey/signin/options", json={})
+    assert (
+        r.status_code == 429
+        and r.json()["error"] == "too_many_attempts"
+        and r.json()["params"]["retry_ms"] > 0
+    )

@@ -9,6 +9,7 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 
+from ..accounts.helpers import sign_up_in_page
 from .helpers import resign, shot
 
 ACCOUNT = catalog("en")["account"]
@@ -93,6 +94,8 @@ def test_passkey_sign_up_second_device_ranked_race_in_history(new_context: Any, 
 def test_password_sign_up_sign_out_and_sign_in(new_context: Any, web_server: Any) -> None:
     base = _base(web_server)
     page, _cdp, _ = _account_page(new_context, base)
+    page.wait_for_selector(".signup-form")
+    shot(page, "account-signed-out")
     name = "Pw" + secrets.token_hex(4)
     page.fill(".signup-form [name=username]", name)
     page.fill(".signup-form [name=password]", "password")
@@ -153,3 +156,48 @@ def test_a_guest_is_told_only_accounts_are_ranked_and_signing_up_keeps_the_game(
     page.wait_for_selector(".daily-view .daily-date:not(:empty)")
     page.wait_for_selector(".daily-view [data-ranked-notice]", state="detached")  # signed in: no notice
     assert not page.errors, page.errors
+
+
+def test_a_deleted_accounts_entry_reads_deleted_player(new_context: Any, web_server: Any) -> None:
+    base = _base(web_server)
+    page, _cdp, _ = _account_page(new_context, base)
+    username = sign_up_in_page(page)
+    player = _signed_in(page)
+    page.goto(base + "/#/daily")
+    page.wait_for_selector(".daily-view[data-played]")
+    page.click(".play-daily")
+    page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    resign(page)
+    page.wait_for_selector(".results:not([hidden])")
+    page.goto(base + "/#/leaderboards")
+    page.wait_for_selector(".boards-view[data-loaded^='daily:'] tr.me")
+    page.goto(base + "/#/account")
+    page.wait_for_selector(".account-view[data-profile=shown]")
+    page.fill(".delete-form [name=confirm]", username)
+    page.click(".delete-form button")
+    page.wait_for_selector(".signup-form")
+    page.wait_for_function(
+        f"window.golfrace.conn.ready && window.golfrace.conn.welcome.player !== {player!r}"
+    )
+    page.goto(base + "/?lang=he#/leaderboards")
+    page.wait_for_selector(".boards-view[data-loaded^='daily:']")
+    deleted = catalog("he")["account"]["deleted_player"]
+    cells = "[...document.querySelectorAll('.board-table td')]"
+    page.wait_for_function(f"name => {cells}.some(td => td.textContent === name)", arg=deleted)
+    assert page.locator(".board-table tr.me").count() == 0  # the page is a new guest now
+    assert not page.errors, page.errors
+
+
+def test_the_account_page_fits_a_phone_in_hebrew(new_context: Any, web_server: Any) -> None:
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(_base(web_server) + "/?lang=he#/account")
+    page.wait_for_selector(".signup-form")
+    assert page.get_attribute("html", "dir") == "rtl"
+    assert page.text_content(".account-out h1") == catalog("he")["account"]["signup_title"]
+    fits = "document.documentElement.scrollWidth <= window.innerWidth"
+    assert page.evaluate(fits)  # signed out: nothing wider than the phone
+    shot(page, "account-he-phone-signed-out")
+    sign_up_in_page(page)
+    page.wait_for_selector(".account-view[data-profile=shown]")
+    assert page.evaluate(fits)  # signed in (profile, forms, devices)
+    shot(page, "account-he-phone-profile")

@@ -43,7 +43,9 @@ def engine_columns(game: Game) -> list[list[str]]:
 
 
 def discard_shown(page: Any, board: str) -> str | None:
-    return page.evaluate(f"document.querySelector('{board} .discard .card')?.dataset.card ?? null")
+    return page.evaluate(
+        f"document.querySelector('{board} .discard > .card:last-child')?.dataset.card ?? null"
+    )
 
 
 def on_screen(page: Any, selector: str) -> None:

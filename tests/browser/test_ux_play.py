@@ -19,7 +19,18 @@ from golfrace.engine.describe import describe
 from golfrace.engine.i18n import card_name, catalog
 
 from .conftest import REPO
-from .helpers import EXAMPLE_CODE, EXAMPLE_WIN, click, deal, press, shot, version, wait_version
+from .helpers import (
+    EXAMPLE_CODE,
+    EXAMPLE_WIN,
+    click,
+    deal,
+    press,
+    resign,
+    running_race,
+    shot,
+    version,
+    wait_version,
+)
 from .test_ux_board import SIZES, play_page
 
 UNWINNABLE = "GO1-E-AAAGTSR"  # the solver proves that this Easy deal cannot be won
@@ -145,6 +156,7 @@ def test_a_win_is_a_moment(new_context: Any, web_server: Any, loc: str, size: st
     assert dlg.locator(".won-score").text_content() == "350"
     assert re.fullmatch(r"\d+:\d\d\.\d", dlg.locator(".won-time").text_content() or "")
     assert (dlg.locator(".won-best").text_content() or "").startswith("350 · ")
+    assert dlg.locator(".won-par").text_content() == texts["par"].format(n=350)
     assert dlg.locator(".won-rank").text_content() == texts["unranked"]
     assert dlg.locator(".unranked-why").text_content() == texts["unranked_solo"]
     for button, key in [(".share-end", "share"), (".again-end", "rematch"), (".race-end", "race_friend")]:
@@ -187,3 +199,18 @@ def test_no_cascade_with_reduced_motion(new_context: Any, web_server: Any) -> No
     v = version(page)
     assert v == len(EXAMPLE_WIN)
     wait_version(page, v)
+
+
+@pytest.mark.parametrize("loc", ["en", "he"])
+def test_a_race_on_a_typed_code_says_it_does_not_rank(new_context: Any, web_server: Any, loc: str) -> None:
+    ui = catalog(loc)["ui"]
+    host, guest, _race = running_race(new_context, web_server.http)  # the example deal's code, typed
+    for page in (host, guest):
+        page.select_option(".lang-select", loc)
+        resign(page)
+    for page in (host, guest):
+        page.wait_for_selector(".results:not([hidden])")
+        assert page.text_content(".results .unranked-why") == f"{ui['unranked']}: {ui['unranked_typed']}"
+    shot(host, f"ux-race-unranked-{loc}")
+    for page in (host, guest):
+        assert not page.errors, page.errors

@@ -52,7 +52,7 @@ def test_live_races_go_and_a_racer_finishing(
         name=texts["player_n"].format(n=1), status=texts["status"]["resigned"], score=0
     )
     watcher.wait_for_function(
-        "text => document.getElementById('toast').textContent === text", arg=expected, timeout=5_000
+        "text => document.getElementById('toast').textContent === text", arg=expected, timeout=10_000
     )
     # the list of live races: this race, its racers and how far they got
     watcher.goto(f"{base}/?lang={lang}#/watch")

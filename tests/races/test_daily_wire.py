@@ -38,8 +38,14 @@ class FakeClock:
 
 
 async def play_daily(client: Any, resign: bool) -> dict[str, Any]:
+    # the answer, not a `race` of an earlier attempt (its par, computed from the start, comes when known)
+    earlier = {m["race"] for m in client._inbox if m.get("t") == "race"}
     await client.send({"t": "daily_play"})
-    race = await client.expect("race", T, where=lambda m: m.get("daily") is not None)
+    race = await client.expect(
+        "race",
+        T,
+        where=lambda m: m.get("daily") is not None and m["phase"] != "finished" and m["race"] not in earlier,
+    )
     rid = race["race"]
     if resign:
         await client.send({"t": "race_resign", "race": rid})

@@ -48,7 +48,7 @@ async def test_gives_up_with_an_error_when_every_attempt_fails(caplog: pytest.Lo
         await retrying(attempt, WAITS, (RaceError,), "ending race r1")
     assert attempt.calls == len(WAITS) + 1
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
-    assert errors == ["ending race r1 failed; giving up after 4 attempts"]
+    assert errors == ["ending race r1 failed; giving up after 4 attempts: ConnectionError: redis away"]
 
 
 async def test_a_settled_error_stops_at_once() -> None:

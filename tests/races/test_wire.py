@@ -352,14 +352,14 @@ async def test_board_watches_count_toward_the_connection_limit(make_client: Any,
     fan = await make_client(name="Fan")
     limit = server.settings.max_open_games
     for n in range(limit):
-        await fan.send({"t": "board_watch", "board": f"daily:2030-01-{n + 1:02d}"})
+        await fan.send({"t": "board_watch", "board": f"daily:2020-01-{n + 1:02d}"})
         await fan.expect("board", T)
-    await fan.send({"t": "board_watch", "board": "daily:2030-02-01"})
+    await fan.send({"t": "board_watch", "board": "daily:2020-02-01"})
     error = await fan.expect("error", T)
     assert error["code"] == "too_many_games" and error["ref"] == "board_watch"
-    await fan.send({"t": "board_unwatch", "board": "daily:2030-01-01"})  # room again
-    await fan.send({"t": "board_watch", "board": "daily:2030-02-01"})
-    assert (await fan.expect("board", T))["board"] == "daily:2030-02-01"
+    await fan.send({"t": "board_unwatch", "board": "daily:2020-01-01"})  # room again
+    await fan.send({"t": "board_watch", "board": "daily:2020-02-01"})
+    assert (await fan.expect("board", T))["board"] == "daily:2020-02-01"
 
 
 async def test_a_racer_whose_every_connection_is_gone_leaves_the_lobby(

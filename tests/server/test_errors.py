@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
+from golfrace.accounts.errors import STATUS, AccountError
 from golfrace.engine.errors import GolfError
 from golfrace.engine.i18n import LOCALES, catalog
 from golfrace.errors import ErrorCode, ProtocolError
@@ -16,19 +17,24 @@ pytestmark = pytest.mark.timeout(60)
 
 
 def test_every_error_code_has_a_text_in_every_language() -> None:
-    """The web client shows ui.errors[code] (never the server's English message): every code the server
-    can send has one, in each catalog, and the fallback names the code."""
-    codes = {c.value for c in ErrorCode}
+    """The web client shows ui.errors[code] (never the server's English message) — the account pages
+    account.errors[code] or account.errors[code_<reason>] —: every code the server can send has one, in each
+    catalog, and the fallback names the code."""
     for locale in LOCALES:
         texts = catalog(locale)["ui"]["errors"]
-        assert codes <= set(texts), (locale, codes - set(texts))
-        assert all(texts[c].strip() for c in codes), locale
+        account = catalog(locale)["account"]["errors"]
+        for code in (c.value for c in ErrorCode):
+            found = [texts.get(code), account.get(code)]
+            found += [text for key, text in account.items() if key.startswith(code + "_")]
+            assert any(isinstance(t, str) and t.strip() for t in found), (locale, code)
         assert "{code}" in texts["other"], locale
 
 
 def test_one_root_and_one_code_set() -> None:
-    assert issubclass(ProtocolError, GolfError) and issubclass(RaceError, GolfError)
+    assert all(issubclass(e, GolfError) for e in (ProtocolError, RaceError, AccountError))
     assert set(RACE_ERROR_CODES) <= {c.value for c in ErrorCode}
+    raised = {code for code in STATUS if code not in ("no_session", "last_credential")}  # never raised
+    assert raised <= {c.value for c in ErrorCode}, raised - {c.value for c in ErrorCode}
     error = ProtocolError("no_game", "no game 'x'", ref="open", game="x")
     assert (error.code, str(error), error.params) == ("no_game", "no game 'x'", {"game": "x"})
     assert error.to_message() == {
@@ -67,6 +73,12 @@ async def test_every_http_error_has_one_shape(server: Any, make_client: Any) -> 
         ("GET", "/api/players/me/bests?token=forged", 401, "bad_token"),
         ("GET", "/api/games/rnosuchrace0-1", 404, "game_not_found"),
         ("GET", f"/api/games/{race}-1", 409, "game_not_ended"),
+        ("GET", "/og/rnosuchrace0.png", 404, "race_not_found"),
+        ("GET", "/icons/7.png", 404, "bad_option"),
+        ("GET", "/api/players/me/stats", 401, "bad_token"),
+        ("GET", "/api/daily/2100-01-01/scores", 400, "bad_date"),
+        ("GET", "/api/account/profile", 401, "not_signed_in"),
+        ("POST", "/api/account/signin", 400, "bad_request"),
     ]
     async with httpx.AsyncClient(base_url=server.http, timeout=10) as http:
         for method, path, status, code in cases:

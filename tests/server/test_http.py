@@ -69,8 +69,7 @@ async def test_bot_command_plays_to_the_end(server) -> None:
     assert all("GO1-E-" in line for line in lines)  # the code is revealed once the game is over
 
 
-async def test_bot_waits_out_the_rate_limit_before_a_new_game(server, settings, monkeypatch) -> None:
-    from golfrace import bot
+async def test_bot_waits_out_the_rate_limit_before_a_new_game(server, settings) -> None:
     from golfrace.bot import play_game
     from golfrace.client import Client
     from golfrace.testing import running_server
@@ -79,13 +78,13 @@ async def test_bot_waits_out_the_rate_limit_before_a_new_game(server, settings, 
 
     async with Client(server.ws, keep_frames=False) as client:
         first = await asyncio.wait_for(play_game(client, code=WIN_CODE, seed=1), 30)
-    burst = 2 + first.moves  # hello, new and the acts of one game: the next `new` finds the bucket empty
+    burst = 3 + first.moves  # hello, new, the acts and the close of one game: the next `new` finds it empty
     limited = settings.with_(port=0, rate=4.0, burst=burst, flood_close_after=10_000)
     async with running_server(limited) as slow, Client(slow.ws, keep_frames=False) as client:
         again = await asyncio.wait_for(play_game(client, code=WIN_CODE, seed=1), 30)
         assert again.moves == first.moves
-        monkeypatch.setattr(bot, "MAX_ACTIONS", 1)  # the next game: its `new` and one move are enough
-        after = await asyncio.wait_for(play_game(client, code=WIN_CODE, seed=1), 30)
+        # the next game: its `new` and one move are enough
+        after = await asyncio.wait_for(play_game(client, code=WIN_CODE, seed=1, max_actions=1), 30)
         assert (after.status, after.moves) == ("playing", 1)
 
 

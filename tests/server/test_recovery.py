@@ -5,6 +5,7 @@ Each fault is injected into a real server (in-process, real Redis, real websocke
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -37,6 +38,18 @@ async def watched_game(
     view = await player.new(WIN_CODE)
     await watcher.open(view.game, "watcher")
     return player, watcher, view
+
+
+def session_of(server: RunningServer, client: Client) -> Any:
+    """The server's session of ``client`` (in-process servers)."""
+    return next(s for s in server.ctx.sessions if s.player == client.player)
+
+
+async def until(condition: Any, timeout: float = T) -> None:
+    """Wait (polling) until ``condition()`` holds; fails after ``timeout``."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
 
 
 def diff_versions(c: Client, game: str) -> list[int]:
@@ -167,7 +180,8 @@ async def test_resync_during_a_fill_sends_each_version_in_order(
     await asyncio.sleep(0.1)
     await watcher.send({"t": "resync", "game": view.game, "v": 0})  # the client asks as well
     await watcher.wait_version(view.game, 2, timeout=T)
-    await asyncio.sleep(0.8)  # the second pass of the fill, if any, has run
+    follow = session_of(pair[1], watcher).follows[view.game]
+    await until(lambda: not follow.filling and not follow.again)  # every pass of the fill has run
     await watcher.ping()
     assert diff_versions(watcher, view.game) == [1, 2]
     assert watcher.reader_error is None
@@ -248,12 +262,12 @@ async def test_failed_fills_retry_in_one_chain_that_stops_when_the_client_leaves
         await player.act(view.game, "draw")  # v1 lost, v2 opens a gap: fills fail from now on
     for _ in range(8):  # each answer drains the queue, which would catch up a lagging game: not now
         await watcher.ping()
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(0.8)
-    started = attempts[0]
-    assert len([t for t in attempts if t - started < 1.0]) <= 4  # the first, then 0.25 and 0.5 s later
+    await until(lambda: len(attempts) >= 3)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(attempts)]
+    # one chain that backs off (0.25 s, then 0.5 s): a second chain would show as attempts close together
+    assert gaps[0] >= 0.2 and gaps[1] >= 0.45, gaps
+    session = session_of(pair[1], watcher)
+    await until(lambda: view.game in (session._timers or {}))  # the next retry is armed
     await watcher.close()
-    await asyncio.sleep(0.2)
-    left = len(attempts)
-    await asyncio.sleep(2.5)  # the next retries would have come by now
-    assert len(attempts) == left
+    await until(lambda: session not in pair[1].ctx.sessions and not session.follows)  # the server let it go
+    assert not session._timers  # its pending retry is cancelled: no attempt can come any more

@@ -2,7 +2,7 @@
 // mode, streak, recent games with replays), names, password, passkeys, devices, and deleting the account.
 import { account, accountErrorText, api, onAccountChange, setAccount } from "../account.js";
 import { clock, statusText } from "../format.js";
-import { t } from "../i18n.js";
+import { locale, t } from "../i18n.js";
 import { el, toast, translate } from "../ui.js";
 import { createPasskey, getPasskey, passkeysAvailable } from "../webauthn.js";
 
@@ -201,6 +201,7 @@ export function createAccountView(app) {
     }
     const tbody = q(".account-modes tbody");
     tbody.replaceChildren();
+    q(".account-modes").closest(".table-wrap").hidden = Object.keys(profile.stats.modes).length === 0;
     for (const [mode, m] of Object.entries(profile.stats.modes).sort()) {
       const tr = document.createElement("tr");
       for (const cell of [modeName(mode), m.played, m.won, m.best_score ?? "—", clock(m.best_time)]) {
@@ -216,7 +217,7 @@ export function createAccountView(app) {
       const li = document.createElement("li");
       li.dataset.game = g.game;
       const text = document.createElement("span");
-      text.textContent = `${modeName(g.mode)} · ${statusText(g.status)} · ${g.score} · ${clock(g.elapsed)} · ${new Date(g.finished_at).toLocaleDateString()}`;
+      text.textContent = `${modeName(g.mode)} · ${statusText(g.status)} · ${g.score} · ${clock(g.elapsed)} · ${new Date(g.finished_at).toLocaleDateString(locale())}`;
       li.append(text);
       if (g.race) {
         const link = document.createElement("a");
@@ -239,7 +240,7 @@ export function createAccountView(app) {
     for (const s of sessions) {
       const li = document.createElement("li");
       const text = document.createElement("span");
-      const when = new Date(s.seen).toLocaleString();
+      const when = new Date(s.seen).toLocaleString(locale());
       text.textContent = s.current ? `${t("account.this_device")} · ${when}` : `${s.agent || "—"} · ${when}`;
       li.append(text);
       if (!s.current) {
@@ -311,6 +312,7 @@ export function createAccountView(app) {
       run(del.querySelector("button"), async () => {
         await api("/delete", { confirm: value(del, "confirm") });
         toast(t("account.deleted"));
+        app.forgetPlayer(); // the deleted account's player id is not reused: the page starts as a new guest
         changed(null);
       });
     });

@@ -1,9 +1,14 @@
 // Daily: today's challenge, the result with its share text, the streak and the countdown to the next.
-import { rankedNotice } from "../account.js";
+import { account, rankedNotice } from "../account.js";
 import { errorText, t } from "../i18n.js";
-import { copyText, el, toast, translate } from "../ui.js";
+import { safeStorage } from "../storage.js";
+import { el, shareText, toast, translate } from "../ui.js";
 import { clock } from "../format.js";
-import { playerName } from "./race.js";
+import { askNameOnce, dailyShareText } from "../dailyshare.js";
+
+function askedName() {
+  return safeStorage()?.getItem("golfrace.name") ?? "";
+}
 
 export function createDailyView(app) {
   const root = el(`
@@ -22,9 +27,10 @@ export function createDailyView(app) {
             <div class="stat"><span class="label" data-t="ui.time"></span><span class="value result-time" dir="ltr">—</span></div>
             <div class="stat"><span class="label" data-t="ui.moves"></span><span class="value result-moves" dir="ltr">—</span></div>
           </div>
-          <pre class="share-text" dir="ltr"></pre>
-          <button type="button" class="btn copy-share" data-t="ui.copy_share"></button>
+          <pre class="share-text" dir="auto"></pre>
+          <button type="button" class="btn copy-share" data-t="ui.share"></button>
         </div>
+        <p class="help first-only" data-t="ui.daily_first_only"></p>
         <div class="ranked-slot" hidden></div>
         <div class="dlg-actions">
           <a class="btn board-link" data-t="ui.nav_leaderboards"></a>
@@ -55,8 +61,10 @@ export function createDailyView(app) {
     q(".result-score").textContent = r ? String(r.score) : "—";
     q(".result-time").textContent = r ? clock(r.elapsed) : "—";
     q(".result-moves").textContent = r ? String(r.moves) : "—";
-    q(".share-text").textContent = daily.share ?? "";
-    q(".copy-share").hidden = !daily.share;
+    // the share text in the page's language, from the ranked result (the server's `share` is English)
+    const share = dailyShareText(daily.date, daily.result);
+    q(".share-text").textContent = share;
+    q(".copy-share").hidden = !share;
     root.dataset.played = daily.played ? "1" : "0";
     tick();
   }
@@ -78,12 +86,15 @@ export function createDailyView(app) {
   }
 
   q(".copy-share").addEventListener("click", async () => {
-    if (daily?.share && (await copyText(daily.share))) toast(t("ui.copied"));
+    const share = daily && dailyShareText(daily.date, daily.result);
+    if (share && (await shareText(share)) === "copied") toast(t("ui.copied"));
   });
-  q(".play-daily").addEventListener("click", () => {
+  q(".play-daily").addEventListener("click", async () => {
+    // the first attempt of the day ranks: the name it goes on the board with is asked once, before it
+    const name = daily && !daily.played && !account() ? await askNameOnce() : askedName();
+    if (name === null) return; // the player closed the question: nothing started
     waitingRace = true;
     const msg = { t: "daily_play" };
-    const name = playerName();
     if (name) msg.name = name;
     app.conn.send(msg);
   });

@@ -347,6 +347,7 @@ export function createPlayView(app) {
           <div><dt data-t="ui.personal_best"></dt><dd class="won-best" dir="ltr"></dd></div>
           <div><dt data-t="ui.rank"></dt><dd class="won-rank" data-t="ui.unranked"></dd></div>
         </dl>
+        <p class="par won-par"></p>
         <p class="new-best" data-t="ui.new_best" hidden></p>
         <p id="won-unranked" class="unranked-why" data-t="ui.unranked_solo"></p>
         <p class="end-code"><bdi dir="ltr"></bdi></p>
@@ -360,6 +361,8 @@ export function createPlayView(app) {
     d.querySelector(".end-summary").textContent = t("ui.won_summary", { score: won.score, moves: won.moves });
     d.querySelector(".won-score").textContent = String(won.score);
     d.querySelector(".won-time").textContent = clock(ms, { tenths: true });
+    // a cleared table is the best any line of this deal reaches: the deal's par is the score just made
+    d.querySelector(".won-par").textContent = t("ui.par", { n: won.score });
     const best = better ? { score: won.score, ms } : previous;
     d.querySelector(".won-best").textContent = best ? `${best.score} · ${clock(best.ms, { tenths: true })}` : "—";
     d.querySelector(".new-best").hidden = !(better && previous);

@@ -36,9 +36,9 @@ export function createStatsView(app) {
   }
 
   function tile(label, value) {
-    const box = el(`<div class="tile"><dt></dt><dd dir="ltr"></dd></div>`);
+    const box = el(`<div class="tile"><dt></dt><dd><bdi dir="ltr"></bdi></dd></div>`);
     box.querySelector("dt").textContent = label;
-    box.querySelector("dd").textContent = value;
+    box.querySelector("dd bdi").textContent = value;
     return box;
   }
 

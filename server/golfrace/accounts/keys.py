@@ -9,8 +9,10 @@ slot, and every command or script below touches a single slot.
 - ``acct:{P}:boards``   set: the public leaderboards holding an entry of the account (for deletion)
 - ``uname:{<folded>}``  string: the player id owning that username (lowercase)
 - ``wa:{<challenge>}``  string with a TTL: a pending passkey ceremony (JSON; taken once, with GETDEL)
-- ``thr:{user:<folded>}``, ``thr:{ip:<net>}``  hash with a TTL: ``fails``, ``until`` (ms) — sign-in delays
+- ``thr:{user:<folded>}``, ``thr:{pk:<player>}``, ``thr:{ip:<net>}``  hash with a TTL: ``fails``, ``until``
+                        (ms) — sign-in delays per name, per passkey user handle, per client network
 - ``signup:{<net>}``    string with a TTL: accounts made from that client network in the current window
+- ``wa-rate:{<net>}``   string with a TTL: passkey ceremonies started from that network this minute
 - ``hist:{P}``          hash: counters and bests per mode; ``hist:{P}:z`` zset (game id by finish ms) and
                         ``hist:{P}:g`` hash (game id → summary JSON): the recent finished games
 
@@ -50,6 +52,10 @@ def throttle(kind: str, subject: str) -> str:
 
 def signups(network: str) -> str:
     return f"signup:{{{network}}}"
+
+
+def challenges(network: str) -> str:
+    return f"wa-rate:{{{network}}}"
 
 
 def history(player: str) -> str:

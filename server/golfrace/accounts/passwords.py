@@ -70,6 +70,11 @@ class Passwords:
         self._slots = asyncio.Semaphore(settings.hash_concurrency)
         self._dummy: str | None = None
 
+    async def warm(self) -> None:
+        """Make the dummy hash now, so that the first unknown name is not answered more slowly."""
+        if self._dummy is None:
+            self._dummy = await self.hash("not a password of anyone")
+
     async def hash(self, password: str) -> str:
         async with self._slots:
             return await asyncio.to_thread(self.hasher.hash, password)
@@ -78,9 +83,8 @@ class Passwords:
         """Whether ``password`` matches ``stored``. With ``stored`` None (no such user, or an account
         without a password) a dummy hash is checked, so the answer takes as long as for a wrong password."""
         if stored is None:
-            if self._dummy is None:
-                self._dummy = await self.hash("not a password of anyone")
-            stored = self._dummy
+            await self.warm()
+            stored = self._dummy or ""
             password = password + "\x00"  # never matches
         async with self._slots:
             return await asyncio.to_thread(self._verify, stored, password)

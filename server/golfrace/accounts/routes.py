@@ -19,13 +19,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from .. import limits
 from ..context import Context
 from . import sessions
 from .errors import AccountError
 from .passkeys import Party
-from .service import Accounts, SignedIn
+from .service import SIGNOUT_CHANNEL, Accounts, SignedIn
 from .settings import AccountSettings
-from .throttle import network
 
 log = logging.getLogger("golfrace.accounts")
 BODY_MAX = 16 * 1024
@@ -39,9 +39,10 @@ def _accounts(request: Request) -> Accounts:
 
 
 def client_net(request: Request) -> str:
-    """The client network for per-client limits (the direct peer: behind a proxy, uvicorn's
-    ``--forwarded-allow-ips`` decides what ``request.client`` is)."""
-    return network(request.client.host if request.client else None)
+    """The client network for per-client limits, as the fair-play limits see it (``limits.py``: the peer, or
+    ``X-Forwarded-For`` through ``Settings.trusted_proxies`` only; IPv4 per address, IPv6 per /64)."""
+    settings = request.app.state.ctx.settings
+    return limits.network(limits.scope_client_ip(dict(request.scope), settings.trusted_proxies))
 
 
 def agent(request: Request) -> str:
@@ -179,7 +180,7 @@ async def signout(request: Request) -> Response:
         return JSONResponse({"signed_out": n})
     else:
         await accounts.store.drop_sessions(player, [current])
-        accounts.close_connections(player, {current})
+        await accounts.close_connections(player, {current})
         n = 1
     return _cleared({"signed_out": n})
 
@@ -258,7 +259,8 @@ async def passkey_signup(request: Request) -> Response:
 async def passkey_signin_options(request: Request) -> Response:
     accounts = _accounts(request)
     await _body(request, accounts.settings)
-    return JSONResponse(await accounts.passkey_signin_options(party(request, accounts.settings)))
+    answer = await accounts.passkey_signin_options(party(request, accounts.settings), client_net(request))
+    return JSONResponse(answer)
 
 
 @endpoint
@@ -277,7 +279,10 @@ async def passkey_add_options(request: Request) -> Response:
     accounts = _accounts(request)
     await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
-    return JSONResponse(await accounts.passkey_add_options(party(request, accounts.settings), player))
+    answer = await accounts.passkey_add_options(
+        party(request, accounts.settings), player, client_net(request)
+    )
+    return JSONResponse(answer)
 
 
 @endpoint
@@ -315,4 +320,7 @@ def routes() -> list[BaseRoute]:
 
 
 async def startup(ctx: Context) -> None:
-    ctx.extras["accounts"] = Accounts(ctx, ctx.settings.accounts)
+    accounts = Accounts(ctx, ctx.settings.accounts)
+    await accounts.passwords.warm()
+    await ctx.hub.subscribe(SIGNOUT_CHANNEL, accounts)  # sign-outs made on other instances
+    ctx.extras["accounts"] = accounts

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("golfrace.accounts")
 CLOSE_SIGNED_OUT = 4401
 """Close code of a websocket whose session was signed out (it reconnects as a new anonymous player)."""
+SIGNOUT_CHANNEL = "accounts:signout"
+"""Pub/sub channel on which a sign-out reaches every instance: ``{"player", "sessions": [stored hash…]}``
+(hashes of tokens, not tokens)."""
 DELETED_PREFIX = "deleted-"
 PLAYER_ID = re.compile(r"p[0-9a-f]{16}")
 
@@ -147,7 +150,6 @@ class Accounts:
             raise AccountError("username_taken", "this username is taken")
         player = await self._new_player(token)
         options, challenge = passkeys.registration_options(party, player, name, shown, [])
-        challenge_id = secrets.token_urlsafe(18)
         data = {
             "kind": "signup",
             "challenge": challenge,
@@ -155,10 +157,9 @@ class Accounts:
             "username": name,
             "display": shown,
         }
-        await self.store.put_challenge(challenge_id, data)
-        return {"challenge_id": challenge_id, "options": options}
+        return {"challenge_id": await self._new_challenge(net, data), "options": options}
 
-    async def passkey_add_options(self, party: passkeys.Party, player: str) -> dict[str, Any]:
+    async def passkey_add_options(self, party: passkeys.Party, player: str, net: str) -> dict[str, Any]:
         account = await self._loaded(player)
         existing = await self.store.passkey_ids(player)
         if len(existing) >= self.settings.max_passkeys:
@@ -166,11 +167,18 @@ class Accounts:
         options, challenge = passkeys.registration_options(
             party, player, account.username, account.display, existing
         )
+        data = {"kind": "add", "challenge": challenge, "player": player}
+        return {"challenge_id": await self._new_challenge(net, data), "options": options}
+
+    async def _new_challenge(self, net: str, data: dict[str, Any]) -> str:
+        """Keep a passkey ceremony's challenge (at most ``challenges_per_minute`` per network); its id."""
+        if not await self.throttle.challenge_allowed(net):
+            raise AccountError(
+                "too_many_attempts", "too many passkey requests; wait a minute", retry_ms=60_000
+            )
         challenge_id = secrets.token_urlsafe(18)
-        await self.store.put_challenge(
-            challenge_id, {"kind": "add", "challenge": challenge, "player": player}
-        )
-        return {"challenge_id": challenge_id, "options": options}
+        await self.store.put_challenge(challenge_id, data)
+        return challenge_id
 
     async def _challenge(self, challenge_id: object, kind: str) -> dict[str, Any]:
         data = await self.store.take_challenge(challenge_id) if isinstance(challenge_id, str) else None
@@ -199,53 +207,54 @@ class Accounts:
         return await self._loaded(player)
 
     # --- sign-in ------------------------------------------------------------------------------------------
-    async def _refuse_if_waiting(self, folded: str, net: str) -> None:
-        wait = await self.throttle.wait_ms(folded, net)
+    async def _refuse_if_waiting(self, subject: str, net: str) -> None:
+        wait = await self.throttle.wait_ms(subject, net)
         if wait > 0:
             raise AccountError("too_many_attempts", "too many failed sign-ins; wait and retry", retry_ms=wait)
 
     async def sign_in_password(self, username: object, password: object, net: str, agent: str) -> SignedIn:
         name = username if isinstance(username, str) else ""
         folded = fold(name[:64])
-        await self._refuse_if_waiting(folded, net)
+        subject = "user:" + folded  # throttled whether or not an account has the name
+        await self._refuse_if_waiting(subject, net)
         secret = password if isinstance(password, str) else ""
         secret = secret[: self.settings.password_max * 4]
         player = await self.store.owner_of(folded) if 0 < len(folded) <= 20 else None
         account = await self.store.load(player) if player is not None else None
         ok = await self.passwords.verify(account.pw if account else None, normalise(secret))
         if not ok or account is None:
-            wait = await self.throttle.failed(folded, net)
+            wait = await self.throttle.failed(subject, net)
             params = {"retry_ms": wait} if wait else {}
             raise AccountError("bad_credentials", "this username and password do not match", **params)
-        await self.throttle.succeeded(folded)
+        await self.throttle.succeeded(subject)
         if account.pw is not None and self.passwords.needs_rehash(account.pw):
             with contextlib.suppress(Exception):
                 rehashed = await self.passwords.hash(normalise(secret))
                 await self.store.set_fields(account.player, pw=rehashed)
         return await self._open_session(account, agent)
 
-    async def passkey_signin_options(self, party: passkeys.Party) -> dict[str, Any]:
+    async def passkey_signin_options(self, party: passkeys.Party, net: str) -> dict[str, Any]:
         options, challenge = passkeys.authentication_options(party)
-        challenge_id = secrets.token_urlsafe(18)
-        await self.store.put_challenge(challenge_id, {"kind": "signin", "challenge": challenge})
-        return {"challenge_id": challenge_id, "options": options}
+        data = {"kind": "signin", "challenge": challenge}
+        return {"challenge_id": await self._new_challenge(net, data), "options": options}
 
     async def passkey_signin(
         self, party: passkeys.Party, challenge_id: object, credential: Any, net: str, agent: str
     ) -> SignedIn:
         data = await self._challenge(challenge_id, "signin")
         player, credential_id = passkeys.claimed_user(credential)
-        await self._refuse_if_waiting(player[:20], net)
+        subject = "pk:" + player[:20]  # a user handle, not a username: its own counts
+        await self._refuse_if_waiting(subject, net)
         entry = await self.store.passkey(player, credential_id) if keys_ok(player) else None
         if entry is None:
-            await self.throttle.failed(player[:20], net)
+            await self.throttle.failed(subject, net)
             raise AccountError("bad_passkey", "this passkey is not one of an account here")
         try:
             count = passkeys.verify_authentication(
                 party, credential, data["challenge"], entry["public_key"], int(entry["sign_count"])
             )
         except AccountError:
-            await self.throttle.failed(player[:20], net)
+            await self.throttle.failed(subject, net)
             raise
         await self.store.used_passkey(player, credential_id, entry, count)
         return await self._open_session(await self._loaded(player), agent)
@@ -268,15 +277,31 @@ class Accounts:
         listed = await self.store.list_sessions(player)
         drop = [h for h, info in listed if (which is None or info.id in which) and h != keep]
         await self.store.drop_sessions(player, drop)
-        self.close_connections(player, set(drop))
+        await self.close_connections(player, set(drop))
         return len(drop)
 
-    def close_connections(self, player: str, hashes: set[str]) -> None:
-        """This instance's websockets opened with one of these sessions (other instances' ones go on until
-        they reconnect: documented)."""
+    async def close_connections(self, player: str, hashes: set[str]) -> None:
+        """Close the websockets opened with one of these sessions: here at once, on other instances through
+        ``SIGNOUT_CHANNEL`` (best effort: a connection missed there becomes a guest when it reconnects)."""
+        if not hashes:
+            return
+        self.close_local(player, hashes)
+        try:
+            await self.ctx.hub.publish(SIGNOUT_CHANNEL, {"player": player, "sessions": sorted(hashes)})
+        except Exception as exc:
+            log.warning("sign-out not published to other instances: %s", type(exc).__name__)
+
+    def close_local(self, player: str, hashes: set[str]) -> None:
         for live in list(self.ctx.sessions):
             if live.player == player and live.extras.get("account_session") in hashes:
                 live.close(CLOSE_SIGNED_OUT)
+
+    def deliver(self, envelope: Any) -> None:
+        """A sign-out published by an instance (this one included): close the local connections."""
+        message = envelope.message
+        player, hashes = message.get("player"), message.get("sessions")
+        if isinstance(player, str) and isinstance(hashes, list):
+            self.close_local(player, {h for h in hashes if isinstance(h, str)})
 
     # --- the account's own data -----------------------------------------------------------------------
     async def change_password(self, player: str, current_hash: str, old: object, new: object) -> Account:
@@ -346,10 +371,11 @@ class Accounts:
         base = f"lb:{{pb:{player}}}"
         await redis.delete(base + ":z", base + ":p", base + ":e")
         await redis.delete(f"streak:{{{player}}}")
+        await redis.delete(f"stats:{{{player}}}:e", f"stats:{{{player}}}:z")  # the stats page's games
         await redis.delete(f"player:{{{player}}}", f"player:{{{player}}}:games")
         listed = await self.store.list_sessions(player)
         await self.store.remove(player, account.username)
-        self.close_connections(player, {h for h, _ in listed})
+        await self.close_connections(player, {h for h, _ in listed})
 
 
 def _summary(game: Any) -> dict[str, Any]:

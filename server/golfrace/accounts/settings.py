@@ -52,6 +52,9 @@ class AccountSettings:
     """The longest delay between attempts (ms)."""
     attempts_ttl_s: int = 86_400
     """Failure counts are forgotten this long (seconds) after the last failure."""
+    challenges_per_minute: int = 30
+    """Passkey ceremonies (sign-up, sign-in or add options) one client network may start per minute: each
+    keeps a challenge in Redis for ``challenge_ttl_s``."""
 
     # --- names and passkeys --------------------------------------------------------------------------------
     rename_every_s: int = 7 * 86_400

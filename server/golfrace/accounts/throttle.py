@@ -10,7 +10,6 @@ username exists. A successful sign-in clears the name's count (not the network's
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Any
 
 from . import keys
@@ -35,20 +34,6 @@ return n
 """
 
 
-def network(ip: str | None) -> str:
-    """The unit of per-client limits: an IPv4 address, or the /64 of an IPv6 address (one household or
-    machine gets a whole /64)."""
-    try:
-        addr = ipaddress.ip_address(ip or "")
-    except ValueError:
-        return "unknown"
-    if isinstance(addr, ipaddress.IPv6Address):
-        if addr.ipv4_mapped is not None:
-            return str(addr.ipv4_mapped)
-        return str(ipaddress.IPv6Network((addr, 64), strict=False).network_address) + "/64"
-    return str(addr)
-
-
 class Throttle:
     def __init__(self, redis: Any, settings: AccountSettings) -> None:
         self.redis = redis
@@ -56,33 +41,34 @@ class Throttle:
         self._fail = redis.register_script(FAIL)
         self._signup = redis.register_script(SIGNUP)
 
-    def _subjects(self, folded: str, net: str) -> list[tuple[str, int]]:
+    def _subjects(self, subject: str, net: str) -> list[tuple[str, int]]:
         s = self.settings
         return [
-            (keys.throttle("user", folded), s.free_attempts),
+            (keys.throttle(*subject.split(":", 1)), s.free_attempts),
             (keys.throttle("ip", net), s.ip_free_attempts),
         ]
 
-    async def wait_ms(self, folded: str, net: str) -> int:
-        """How long the next attempt for this name from this network must wait (0: now)."""
+    async def wait_ms(self, subject: str, net: str) -> int:
+        """How long the next attempt for ``subject`` (``user:<folded name>`` or ``pk:<player id>``) from
+        ``net`` must wait (0: now)."""
         now = now_ms()
         longest = 0
-        for key, _free in self._subjects(folded, net):
+        for key, _free in self._subjects(subject, net):
             until = await self.redis.hget(key, "until")
             if until is not None:
                 longest = max(longest, int(until) - now)
         return max(0, longest)
 
-    async def failed(self, folded: str, net: str) -> int:
+    async def failed(self, subject: str, net: str) -> int:
         """Count a failure; returns the wait it imposes on the next attempt (ms)."""
         s, now, longest = self.settings, now_ms(), 0
-        for key, free in self._subjects(folded, net):
+        for key, free in self._subjects(subject, net):
             args = [now, free, s.delay_base_ms, s.delay_max_ms, s.attempts_ttl_s]
             longest = max(longest, int(await self._fail(keys=[key], args=args)))
         return longest
 
-    async def succeeded(self, folded: str) -> None:
-        await self.redis.delete(keys.throttle("user", folded))
+    async def succeeded(self, subject: str) -> None:
+        await self.redis.delete(keys.throttle(*subject.split(":", 1)))
 
     async def signups_left(self, net: str) -> bool:
         used = await self.redis.get(keys.signups(net))
@@ -90,3 +76,8 @@ class Throttle:
 
     async def signed_up(self, net: str) -> None:
         await self._signup(keys=[keys.signups(net)], args=[self.settings.signup_window_s])
+
+    async def challenge_allowed(self, net: str) -> bool:
+        """Count a passkey ceremony started from ``net``; False once over ``challenges_per_minute``."""
+        n = int(await self._signup(keys=[keys.challenges(net)], args=[60]))
+        return n <= self.settings.challenges_per_minute

@@ -23,6 +23,7 @@ COMMANDS = {
     "serve": "golfrace.cli.server_cmds",
     "bot": "golfrace.cli.server_cmds",
     "settings": "golfrace.cli.server_cmds",
+    "messages": "golfrace.cli.server_cmds",
 }
 
 

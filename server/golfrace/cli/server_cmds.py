@@ -24,7 +24,10 @@ def register(sub: Any) -> list[str]:
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="TCP port (default 8000)")
     p.add_argument(
-        "--redis", default=None, help="redis://… URL (default: $REDIS_URL, else an embedded Redis)"
+        "--redis",
+        default=None,
+        help="redis://… URL, or redis+cluster://host:port,… for a Redis Cluster"
+        " (default: $REDIS_URL, else an embedded Redis)",
     )
     p.add_argument("--data-dir", default=None, help="embedded Redis data directory (default ./var)")
     p.set_defaults(func=cmd_serve)
@@ -37,7 +40,21 @@ def register(sub: Any) -> list[str]:
     p.set_defaults(func=cmd_bot)
     p = sub.add_parser("settings", help="print every GOLFRACE_* setting with its default (Markdown)")
     p.set_defaults(func=cmd_settings)
-    return ["serve", "bot", "settings"]
+
+    p = sub.add_parser("messages", help="print every message of the wire (JSON, or the web client's module)")
+    p.add_argument("--js", action="store_true", help="client_web/src/messages.js (web client)")
+    p.set_defaults(func=cmd_messages)
+    return ["serve", "bot", "settings", "messages"]
+
+
+def cmd_messages(args: argparse.Namespace) -> int:
+    import json
+
+    from ..messages import export, javascript
+
+    text = javascript() if args.js else json.dumps(export(), indent=2, ensure_ascii=False) + "\n"
+    print(text, end="")
+    return 0
 
 
 def cmd_settings(args: argparse.Namespace) -> int:

@@ -28,13 +28,15 @@ from datetime import date
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.exceptions import WatchError
+from redis.exceptions import RedisError, WatchError
 
 from .. import metrics
 from ..accounts import ranked as accounts_ranked
 from ..accounts.settings import AccountSettings
 from ..engine import Action, GameCode, Rules, Variants, random_ranked_code
+from ..errors import cause
 from ..protocol import pack
+from ..store import publish_command
 from . import solving, views
 from .daily import DailyBook, day_of, next_day_ms, share_text
 from .errors import RaceError
@@ -69,11 +71,16 @@ async def retrying(
             return
         except settled:
             return
-        except Exception:
+        except Exception as exc:
+            # Redis away (a restart, a failover) is routine: one line with its cause; anything else is a bug
+            routine = isinstance(exc, RedisError | OSError)
             if wait is None:
-                log.error("%s failed; giving up after %d attempts", what, len(waits) + 1, exc_info=True)
+                log.error(
+                    "%s failed; giving up after %d attempts: %s", what, len(waits) + 1, cause(exc),
+                    exc_info=not routine,
+                )  # fmt: skip
                 return
-            log.warning("%s failed; retrying in %g s", what, wait, exc_info=True)
+            log.warning("%s failed (%s); retrying in %g s", what, cause(exc), wait, exc_info=not routine)
             await asyncio.sleep(wait)
 
 
@@ -219,7 +226,9 @@ class RaceService:
                         pipe.delete(key, watchers_key(race_id), presence_key(race_id))
                     else:
                         pipe.set(key, json.dumps(after.to_data()), ex=self.settings.race_ttl_s)
-                    pipe.publish(race_channel(race_id), pack(self._event(before, after, now, watchers, move)))
+                    event = pack(self._event(before, after, now, watchers, move))
+                    # SPUBLISH on a Redis Cluster (store.publish_command): sharded, like the hub listens
+                    pipe.execute_command(publish_command(self.redis), race_channel(race_id), event)
                     await pipe.execute()
                 except WatchError:
                     continue
@@ -482,6 +491,7 @@ class RaceService:
                 except BaseException:
                     await self.daily.release(day, player, game_id)
                     raise
+                self._spawn(self._compute_par(ranked))  # created started: start() does not run for it
                 return ranked
             first = await self._claimed_attempt(day, player, holder)
             if first is not None and first.ended_at is None:
@@ -490,6 +500,7 @@ class RaceService:
                 break  # it has ended (or never got stored): practice
         practice = attempt(False)
         await self._insert(practice)
+        self._spawn(self._compute_par(practice))
         return practice
 
     async def _claimed_attempt(self, day: date, player: str, game_id: str) -> Race | None:
@@ -536,7 +547,6 @@ class RaceService:
         for racer in race.racers:
             metrics.labelled(metrics.RACE_RESULTS, racer.status).inc()
         try:
-            await self.live.remove(race.id)
             for racer in race.racers:
                 if racer.game is None or racer.finished_at is None:
                     continue
@@ -546,7 +556,6 @@ class RaceService:
                 await accounts_ranked.race_over(
                     self.redis, self.accounts, record, verify(record)
                 )  # accounts: history
-                await self.history.note(racer.player, Played.of_record(record, verify(record)))
                 if race.daily and race.ranked:
                     v = verify(record)
                     result = {
@@ -560,6 +569,12 @@ class RaceService:
                     }
                     day = date.fromisoformat(race.daily)
                     await self.daily.finish(day, racer.player, result, ended_at=record.finished_at)
+            # after what the racers' pages ask for next (results, boards, the daily's share text)
+            for racer in race.racers:
+                if racer.game is not None and racer.finished_at is not None:
+                    record = GameRecord.of(race, racer)
+                    await self.history.note(racer.player, Played.of_record(record, verify(record)))
+            await self.live.remove(race.id)
         except Exception:
             log.exception("finishing race %s failed", race.id)
 

@@ -1,6 +1,6 @@
 """Races on the wire: message types, websocket handlers, fan-out per audience and the HTTP routes.
 
-A server extension (see ``app.EXTENSIONS``): importing it registers the message types and handlers;
+A server extension (see ``app.EXTENSIONS``): its handlers answer the race messages of ``messages.py``;
 ``startup``/``shutdown`` build and stop the race services; ``routes`` adds the pages and JSON endpoints.
 Each connection following a race holds one ``RaceFollower`` on the race's channel, which turns the internal
 events into what that connection may see (racer: own board + others' progress; watcher: every board).
@@ -25,7 +25,7 @@ from ..engine import GameCode, Rules, Variants
 from ..engine.errors import CodeError
 from ..handlers import _action, handler, localize
 from ..hub import Envelope
-from ..protocol import ACTION_FIELDS, DEAL_FIELDS, ID_LEN, Field, ProtocolError, Spec, register
+from ..protocol import ID_LEN, ProtocolError
 from ..session import Session
 from . import leaderboard as lb
 from . import pages, solving, stats, views
@@ -41,35 +41,6 @@ CLOCK = wall_clock  # tests may replace it before the server starts
 SWEEP_INTERVAL_S = 0.5
 SETTINGS = RaceSettings.from_env()  # read when the server loads the extension: a bad value stops `serve`
 HTTP_ERRORS = {"game_not_found": 404, "race_not_found": 404, "game_not_ended": 409}
-
-RACE = Field("race", str, required=True, max_len=ID_LEN)
-NAME = Field("name", str, max_len=DEFAULT_SETTINGS.name_max * 2)
-BOARD = Field("board", str, required=True, max_len=64)
-register(
-    Spec(
-        "race_new",
-        (
-            *DEAL_FIELDS,
-            Field("undo", bool),
-            Field("limit", int, lo=0, hi=DEFAULT_SETTINGS.max_time_limit_s),
-            Field("seats", int, lo=1, hi=DEFAULT_SETTINGS.max_racers),
-            NAME,
-            Field("rid", str, max_len=ID_LEN),
-        ),
-    )
-)
-register(Spec("race_join", (RACE, NAME)))
-register(Spec("race_leave", (RACE,)))
-register(Spec("race_start", (RACE,)))
-register(Spec("race_act", (RACE, *ACTION_FIELDS)))
-register(Spec("race_resign", (RACE,)))
-register(Spec("race_rematch", (RACE,)))
-register(Spec("watch", (RACE,)))
-register(Spec("unwatch", (RACE,)))
-register(Spec("board_watch", (BOARD,)))
-register(Spec("board_unwatch", (BOARD,)))
-register(Spec("daily", ()))
-register(Spec("daily_play", (NAME,)))
 
 
 # --- per-connection followers -----------------------------------------------------------------------------
@@ -385,6 +356,7 @@ async def _simple(session: Session, msg: dict[str, Any], what: str) -> None:
     if what == "leave":
         await wire.drop((id(session), msg["race"]))
         await wire.depart(id(session), msg["race"], gone=False)
+        await _send_race(session, msg["race"], with_game=False)  # no longer a follower: its own answer
 
 
 @handler("race_leave")
@@ -483,7 +455,7 @@ def _board_name(text: str, ref: str) -> str:
         if kind == "code":
             return lb.code_board(rest)
         if kind == "daily":
-            return lb.daily_board(parse_day(rest).isoformat())
+            return lb.daily_board(parse_day(rest, CLOCK()).isoformat())  # a future day: bad_date
     except CodeError as exc:
         raise ProtocolError("bad_code", str(exc), ref=ref, part=exc.part) from None
     except RaceError as exc:

@@ -1,0 +1,76 @@
+// The daily challenge's spoiler-free share text in the page's language (the numbers and one symbol per column
+// for the cards it kept, never a card or the code), and the name asked once before the first ranked attempt.
+import { num, t } from "./i18n.js";
+import { clock } from "./format.js";
+import { safeStorage as storage } from "./storage.js";
+import { el, translate } from "./ui.js";
+
+/** The columns' symbols, as the server's share text (races/daily.py COLUMN_SYMBOLS): cleared, 1…5 kept. */
+const COLUMN_SYMBOLS = ["🟩", "①", "②", "③", "④", "⑤"];
+const NAME_KEY = "golfrace.name"; // the race view's name field keeps the same key
+const ASKED_KEY = "golfrace.name_asked";
+const NAME_MAX = 24;
+
+/** `result` is the daily's ranked entry ({score, elapsed, moves, left}); `date` its day. */
+export function dailyShareText(date, result, link = `${location.origin}/#/daily`) {
+  if (!result) return "";
+  const head = t("ui.daily_share", {
+    date,
+    score: num(result.score),
+    time: clock(result.elapsed),
+    moves: t("ui.daily_moves", { n: result.moves }),
+  });
+  const symbols = (result.left ?? []).map((n) => COLUMN_SYMBOLS[Math.min(n, COLUMN_SYMBOLS.length - 1)]).join("");
+  return [head, symbols, link].filter(Boolean).join("\n");
+}
+
+/** Better than how many of the day's other players, in percent (null while there is nobody to compare):
+ * those with a lower score, and half of those with the same. */
+export function percentile(scores, mine, counted = true) {
+  const total = scores.reduce((sum, [, n]) => sum + n, 0);
+  const others = counted ? total - 1 : total; // a guest's result is not on the board (accounts only)
+  if (others < 1 || mine == null) return null;
+  const below = scores.reduce((sum, [score, n]) => sum + (score < mine ? n : 0), 0);
+  const same = scores.find(([score]) => score === mine)?.[1] ?? 0;
+  const tied = counted ? Math.max(0, same - 1) : same;
+  return Math.round((100 * (below + tied / 2)) / others);
+}
+
+/** The player's name: asked once (a dialog) before the first ranked attempt when none is kept; resolves
+ * with the name ("" to stay "Player"), or null when the dialog was dismissed. */
+export function askNameOnce() {
+  const kept = storage()?.getItem(NAME_KEY) ?? "";
+  if (kept || storage()?.getItem(ASKED_KEY)) return Promise.resolve(kept);
+  return new Promise((resolve) => {
+    const d = el(`
+      <dialog class="dlg name-ask" aria-labelledby="name-ask-title">
+        <form method="dialog" novalidate>
+          <h2 id="name-ask-title" data-t="ui.daily_name_title"></h2>
+          <label class="field-label" for="name-ask-input" data-t="ui.your_name"></label>
+          <input id="name-ask-input" name="name" maxlength="${NAME_MAX}" autocomplete="nickname" dir="auto" aria-describedby="name-ask-help">
+          <p id="name-ask-help" class="help" data-t="ui.daily_name_help"></p>
+          <div class="dlg-actions">
+            <button type="button" class="btn cancel" data-t="ui.cancel"></button>
+            <button type="submit" class="btn primary go" data-t="ui.daily_play"></button>
+          </div>
+        </form>
+      </dialog>`);
+    translate(d);
+    let answer = null;
+    d.querySelector(".cancel").addEventListener("click", () => d.close());
+    d.querySelector("form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      answer = d.querySelector("input").value.trim().slice(0, NAME_MAX);
+      storage()?.setItem(ASKED_KEY, "1");
+      if (answer) storage()?.setItem(NAME_KEY, answer);
+      d.close();
+    });
+    d.addEventListener("close", () => {
+      d.remove();
+      resolve(answer);
+    });
+    document.body.append(d);
+    d.showModal();
+    d.querySelector("input").focus();
+  });
+}

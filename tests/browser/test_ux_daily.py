@@ -1,0 +1,160 @@
+"""The daily challenge ends like Wordle (issue 13: defect 5 and 12): a name asked once before the first ranked
+attempt, the page saying that only the first attempt ranks, and right after the last move a dialog with the
+score, time, moves, par, streak, today's scores as a histogram with the player's percentile, and the share
+text in the page's language with the link (copied where the browser has no share sheet). English and Hebrew,
+phone and desktop."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import pytest
+
+from golfrace.engine.i18n import catalog
+
+from .helpers import resign, shot
+from .test_ux_board import SIZES
+
+PAR_TIMEOUT_MS = 30_000  # the solver computes par after the end, within its budget
+
+
+def daily_page(new_context: Any, base: str, loc: str, size: str) -> Any:
+    phone = size == "phone"
+    ctx = new_context(viewport=SIZES[size], has_touch=phone, is_mobile=phone)
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    page.goto(f"{base}/?lang={loc}#/daily")
+    page.wait_for_selector(".daily-view[data-played]")
+    return page
+
+
+def attempt(page: Any) -> None:
+    """Play the daily's attempt a little (a draw) and resign: the race view shows it, the dialog follows."""
+    try:
+        page.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])", timeout=15_000)
+    except Exception as exc:
+        shot(page, "ux-daily-not-running")
+        shown = page.evaluate(
+            "[location.hash, document.querySelector('.race-room')?.dataset.phase,"
+            " document.querySelector('#toast').textContent, Boolean(document.querySelector('dialog[open]'))]"
+        )
+        raise AssertionError(f"the daily attempt did not start: {shown}") from exc
+    page.keyboard.press("d")
+    page.wait_for_selector('.race-room[data-v="1"]')
+    resign(page)
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("loc", ["en", "he"])
+def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str, size: str) -> None:
+    ui = catalog(loc)["ui"]
+    name = {"en": "Dana", "he": "דנה"}[loc]
+    page = daily_page(new_context, web_server.http, loc, size)
+    assert page.text_content(".daily-view .first-only") == ui["daily_first_only"]
+    page.click(".play-daily")
+    ask = page.locator("dialog.name-ask[open]")  # asked once, before the first ranked attempt
+    assert ask.locator("h2").text_content() == ui["daily_name_title"]
+    shot(page, f"ux-daily-name-{size}-{loc}")
+    page.fill("#name-ask-input", name)
+    page.click("dialog.name-ask .go")
+    attempt(page)
+
+    end = page.locator("[data-testid=daily-end]")
+    end.wait_for()  # right after the last move, without going back to the Daily tab
+    page.wait_for_selector("[data-testid=daily-end][data-status='1'][data-scores]")
+    assert end.locator(".de-score").text_content() == page.text_content(".race-hud .score")
+    time_text = end.locator(".de-time").text_content() or ""
+    assert time_text.count(":") == 1 and "." in time_text  # tenths
+    assert int(end.locator(".de-streak").text_content() or "0") >= 1
+    share = end.locator(".de-share").text_content() or ""
+    head = ui["daily_share"].split("{date}")[0]
+    assert share.startswith(head), share  # in the page's language
+    assert share.rstrip().endswith(f"{web_server.http}/#/daily")
+    assert "GO1-" not in share
+    # a guest's result is not on the public board (accounts only): the dialog says how to rank, and today's
+    # scores (when there are any) have no bar marked as the guest's
+    assert end.locator("[data-ranked-notice]").is_visible()
+    total = int(page.get_attribute("[data-testid=daily-end]", "data-scores") or "0")
+    assert end.locator(".de-scores").is_visible() == (total > 0)
+    assert end.locator(".histogram li.me").count() == 0
+    page.wait_for_function(
+        "document.querySelector('[data-testid=daily-end]')?.dataset.par !== ''", timeout=PAR_TIMEOUT_MS
+    )
+    assert end.locator(".de-par").text_content() == ui["par"].format(
+        n=page.get_attribute("[data-testid=daily-end]", "data-par")
+    )
+    box = end.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES[size]["width"]
+    page.wait_for_function("document.querySelector('[data-testid=daily-end]').getAnimations().length === 0")
+    shot(page, f"ux-daily-end-{size}-{loc}")
+    end.locator(".de-share-btn").click()  # no share sheet in a desktop Chromium: copied
+    page.wait_for_function(
+        "text => document.querySelector('#toast.show')?.textContent === text", arg=ui["copied"]
+    )
+    assert page.evaluate("navigator.clipboard.readText()") == share
+    end.locator(".de-close").click()
+    # the results carry the name, not "Player"
+    assert name in (page.text_content(".results-table tbody") or "")
+
+    # the Daily tab: the share text in the page's language too, and a practice attempt says it does not rank
+    page.goto(f"{web_server.http}/?lang={loc}#/daily")
+    page.wait_for_selector(".daily-view[data-played='1'] .daily-result:not([hidden])")
+    assert (page.text_content(".daily-view .share-text") or "") == share
+    page.click(".play-daily")
+    assert page.locator("dialog.name-ask").count() == 0  # asked once only
+    attempt(page)
+    end.wait_for()
+    assert end.locator(".de-unranked").text_content() == f"{ui['unranked']}: {ui['unranked_practice']}"
+    assert (
+        page.locator(".results .unranked-why").text_content()
+        == f"{ui['unranked']}: {ui['unranked_practice']}"
+    )
+    assert not page.errors, page.errors
+
+
+def sign_up(page: Any, base: str) -> None:
+    """A password account for this profile (the account view of the accounts helper's client)."""
+    page.goto(base + "/#/account")
+    page.wait_for_function("window.golfrace?.conn?.welcome != null")
+    page.fill(".signup-form [name=username]", "Ux" + secrets.token_hex(4))
+    page.fill(".signup-form [name=password]", "a long and rare phrase")
+    page.click(".signup-password")
+    page.wait_for_selector(".account-view[data-profile=shown]")
+    page.wait_for_function("window.golfrace.conn.welcome?.account != null && window.golfrace.conn.ready")
+
+
+@pytest.mark.parametrize(("loc", "size"), [("en", "desktop"), ("he", "phone")])
+def test_an_account_sees_its_score_among_todays(
+    new_context: Any, web_server: Any, loc: str, size: str
+) -> None:
+    ui = catalog(loc)["ui"]
+    base = str(web_server.http).replace("127.0.0.1", "localhost")  # as the accounts' tests (passkeys)
+    page = daily_page(new_context, base, loc, size)
+    sign_up(page, base)
+    page.goto(f"{base}/?lang={loc}#/daily")
+    page.wait_for_selector(".daily-view[data-played='0']")
+    page.click(".play-daily")  # an account has its name: no question
+    attempt(page)
+    assert page.locator("dialog.name-ask").count() == 0
+    end = page.locator("[data-testid=daily-end]")
+    end.wait_for()
+    page.wait_for_selector("[data-testid=daily-end][data-status='1'][data-scores]")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=daily-end]').dataset.scores !== '0'"
+        " && document.querySelector('.histogram li.me') !== null"
+    )
+    mine = page.text_content(".race-hud .score")
+    assert end.locator(".histogram li.me .h-score").text_content() == mine
+    assert end.locator("[data-ranked-notice]").count() == 0
+    total = int(page.get_attribute("[data-testid=daily-end]", "data-scores") or "0")
+    percentile = end.locator(".de-percentile")
+    assert percentile.is_visible() == (total >= 2)
+    if total >= 2:
+        assert (percentile.text_content() or "").startswith(ui["daily_percentile"].split("{p}")[0])
+    page.wait_for_function("document.querySelector('[data-testid=daily-end]').getAnimations().length === 0")
+    shot(page, f"ux-daily-account-{size}-{loc}")
+    assert not page.errors, page.errors

@@ -1,0 +1,229 @@
+"""The whole deployment on loopback: a 3-master + 3-replica Redis Cluster, three `golfrace serve`
+instances, HAProxy in front. Games and races across instances and shards, an instance killed, a master
+killed (kill -9) while players move: no acknowledged move is lost."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from redis.exceptions import MovedError
+
+from golfrace.client import Client
+from golfrace.redis_cluster import command, info_fields
+from golfrace.redis_conn import ClusterUrl, cluster_client, node_client
+from golfrace.seams import redis_slots
+from golfrace.store import Batcher, game_key
+from golfrace.testing import running_server
+
+from ..server.helpers import assert_no_leak
+from .conftest import Deployment
+from .helpers import Player, check_no_acked_move_lost, stored_games
+
+pytestmark = [pytest.mark.cluster, pytest.mark.timeout(90)]
+T = 10.0
+
+
+async def slots_of(deploy: Deployment, games: list[str]) -> dict[str, int]:
+    redis = cluster_client(deploy.cluster.url, 2)
+    try:
+        await redis.initialize()
+        return {g: redis.keyslot(game_key(g)) for g in games}
+    finally:
+        await redis.aclose()
+
+
+async def test_a_game_and_its_watcher_on_two_instances(deploy: Deployment) -> None:
+    player, watcher = await deploy.connect_on([None, None])
+    view = await player.new(timeout=T)
+    await watcher.open(view.game, "watcher", timeout=T)
+    for _ in range(6):
+        legal = view.legal()
+        if not legal:
+            break
+        answer = await player.act(view.game, legal[0]["a"], legal[0].get("col"), timeout=T)
+        assert answer["t"] == "ack"
+    await watcher.wait_version(view.game, view.v, T)
+    assert watcher.views[view.game].state == view.state
+    code = (await stored_games(deploy.cluster.url, [view.game]))[view.game]["state"].code
+    for client in (player, watcher):
+        assert assert_no_leak(client, {view.game: str(code)}, hidden={view.game}) > 3
+
+
+async def until(probe: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not await probe():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {timeout} s: {what}")
+        await asyncio.sleep(0.05)
+
+
+async def start_players(deploy: Deployment, n: int) -> list[tuple[Player, int]]:
+    """``n`` solo games through HAProxy, each with the index of the instance that serves it."""
+    out = []
+    for i in range(n):
+        before = await asyncio.to_thread(deploy.connections)
+        player = await Player(deploy.balancer.ws, f"P{i}").start()
+        after = await asyncio.to_thread(deploy.connections)
+        grew = [k for k, (a, b) in enumerate(zip(before, after, strict=True)) if b > a]
+        assert len(grew) == 1, (before, after)
+        out.append((player, grew[0]))
+    return out
+
+
+async def test_an_instance_killed_mid_game_its_players_resume_on_another(deploy: Deployment) -> None:
+    placed = await start_players(deploy, 3)
+    players = [p for p, _ in placed]
+    victim_index = placed[0][1]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(p.keep_moving(stop)) for p in players]
+    try:
+        await until(lambda: _all_acked(players, 4), T, "every player moved")
+        server = deploy.servers[victim_index]
+        assert server.process is not None
+        server.process.kill()  # kill -9: its websockets drop without a close frame
+        await asyncio.to_thread(server.process.wait, 10)
+        killed_at = time.monotonic()
+        await until(lambda: _all_acked(players, 4, after=killed_at), 30, "every player moved after the kill")
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    victims = [p for p, where in placed if where == victim_index]
+    assert victims and all(p.reconnects >= 1 for p in victims)
+    assert all(p.reconnects == 0 for p, where in placed if where != victim_index)
+    live = await asyncio.to_thread(deploy.connections)
+    assert live[victim_index] == -1 and sum(n for n in live if n > 0) >= len(players)
+    stored = await stored_games(deploy.cluster.url, [p.game for p in players])
+    assert check_no_acked_move_lost(players, stored) >= 8 * len(players)
+    for p in players:
+        await p.close()
+    await asyncio.to_thread(deploy.start_server, victim_index)  # whole again for the next tests
+
+
+async def _all_acked(players: list[Player], n: int, after: float = 0.0) -> bool:
+    return all(sum(1 for a in p.acks if a.at > after) >= n for p in players)
+
+
+async def test_a_master_killed_while_players_move_loses_no_acknowledged_move(deploy: Deployment) -> None:
+    cluster = deploy.cluster
+    players = [p for p, _ in await start_players(deploy, 6)]
+    owner = {p.name: cluster.owner_of(game_key(p.game)) for p in players}
+    victim = owner[players[0].name]
+    hit = [p for p in players if owner[p.name] == victim]
+    spared = [p for p in players if owner[p.name] != victim]
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(p.keep_moving(stop)) for p in players]
+    try:
+        await until(lambda: _all_acked(players, 6), T, "every player moved")
+        cluster.kill(victim)
+        killed_at = time.monotonic()
+
+        async def promoted() -> bool:
+            return len(await asyncio.to_thread(cluster.master_ports)) == 3
+
+        await until(promoted, 20, "a replica of the killed master took over")
+        promoted_at = time.monotonic()
+        await asyncio.to_thread(cluster.restart, victim)  # it comes back as the new master's replica
+        restarted_at = time.monotonic()
+        await asyncio.to_thread(cluster.wait_replicas)
+        linked_at = time.monotonic()
+        await until(lambda: _all_acked(players, 6, after=killed_at), 30, "every player moved after the kill")
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    stored = await stored_games(cluster.url, [p.game for p in players])
+    moves = check_no_acked_move_lost(players, stored)
+    assert moves >= 12 * len(players)
+    # the shard's players were told (the client sends the same seq again by itself) or lost their connection
+    told = [f for p in hit for f in p.frames() if f.get("t") == "error" and f.get("code") == "unavailable"]
+    assert told or any(p.reconnects for p in hit), [p.errors for p in hit]
+    for p in spared:  # the other shards did not wait for the failover
+        assert sum(1 for a in p.acks if killed_at < a.at < promoted_at) >= 1, p.name
+    pause = max(p.longest_pause(killed_at) for p in hit)
+    assert pause < 10, pause  # node timeout 1 s, the promotion, the client's resend pauses (≤ 1 s)
+    print(
+        f"\nfailover: a replica promoted {promoted_at - killed_at:.2f} s after the kill; the killed node"
+        f" restarted at {restarted_at - killed_at:.2f} s, a replica again at {linked_at - killed_at:.2f} s;"
+        f" the longest wait between two acks of a player of that shard: {pause:.2f} s;"
+        f" {moves} acked moves checked"
+    )
+    for p in players:
+        await p.close()
+    await asyncio.to_thread(cluster.wait_replicas)  # whole again for the next tests
+    await every_instance_writes_to(deploy, cluster.owner_of(game_key(hit[0].game)))
+
+
+async def every_instance_writes_to(deploy: Deployment, master: int) -> None:
+    """On each instance, a new player whose own keys live on ``master`` says hello (a write): an instance
+    that sent nothing to the shard during its failover still has the old map and must follow the MOVED."""
+    for server in deploy.servers:
+        for _ in range(60):
+            client = Client(server.ws)
+            try:
+                await client.start(T)  # hello writes player:{<id>}
+                assert client.player is not None
+                on_it = deploy.cluster.owner_of(f"player:{{{client.player}}}") == master
+            finally:
+                await client.close()
+            if on_it:
+                break
+        else:
+            raise AssertionError(f"60 new players on {server.http}, none on the master {master}")
+
+
+async def test_a_fresh_instance_takes_a_burst_of_new_games(deploy: Deployment) -> None:
+    """Its first subscriptions on each master come at once (one pub/sub connection per master is made by
+    the first of them), and more requests than pooled connections reach the cluster together."""
+    async with running_server(deploy.settings.with_(port=0, redis_connections=8)) as fresh:
+        clients = [Client(fresh.ws) for _ in range(40)]
+        try:
+            await asyncio.gather(*(c.start(T) for c in clients))
+            views = await asyncio.gather(*(c.new(timeout=T) for c in clients))
+            assert len({v.game for v in views}) == 40
+            slots = await slots_of(deploy, [v.game for v in views])
+            assert len({deploy.cluster.owner_of(game_key(g)) for g in slots}) == 3  # every master took some
+        finally:
+            for c in clients:
+                await c.close()
+
+
+async def test_a_batch_sent_to_a_former_master_is_moved_not_unreplicated(deploy: Deployment) -> None:
+    """A master that came back as a replica answers writes with MOVED and the batch's WAIT with an error:
+    the caller gets the MOVED (the cluster batcher re-routes it), not "no replica confirmed"."""
+    cluster = deploy.cluster
+    replica = next(port for port, role in cluster.roles().items() if role == "slave")
+    key = next(
+        game_key(f"probe{n}")
+        for n in range(10_000)
+        if cluster.owner_of(game_key(f"probe{n}")) == _master_of(cluster, replica)
+    )
+    settings = deploy.settings
+    client = node_client("127.0.0.1", replica, ClusterUrl.parse(cluster.url), settings)
+    batch = Batcher(client, 1, settings.batch_timeout_s, 1, settings.redis_wait_timeout_ms)
+    try:
+        with pytest.raises(MovedError):
+            await batch.transaction([("HSET", key, "v", 1)])
+        with pytest.raises(MovedError):
+            await batch.call("ZADD", key + ":z", 1, "m")
+    finally:
+        await batch.aclose()
+
+
+def _master_of(cluster: Any, replica: int) -> int:
+    return int(info_fields(command(replica, "INFO", "replication"))["master_port"])
+
+
+async def test_the_slot_map_seam_agrees_with_the_cluster(deploy: Deployment) -> None:
+    """seams/redis_slots.py on the installed redis-py: the map loads, reloads, and names each key's master
+    as the cluster itself does (CLUSTER NODES)."""
+    redis = cluster_client(deploy.cluster.url, 2)
+    try:
+        await redis_slots.ready(redis)
+        await redis_slots.reload(redis)
+        assert {port for _host, port in redis_slots.masters(redis)} == set(deploy.cluster.master_ports())
+        for key in ("game:{abc}", "race:{rxyz}", "lb:{daily:2026-12-01}:z", "player:{p1}:games"):
+            assert redis_slots.master_of(redis, key)[1] == deploy.cluster.owner_of(key)
+    finally:
+        await redis.aclose()
