@@ -9,7 +9,7 @@
   for the cluster batcher and the sharded hub (``tests/cluster/test_cluster.py`` holds it against a real
   cluster).
 
-``tests/server/test_seams.py`` holds these against the installed libraries (the exact attributes and
-behaviours relied upon), so an incompatible release fails there loudly; ``pyproject.toml`` pins the tested
-upper bounds.
+``tests/server/test_seams_contract.py`` (and ``test_seams_ws.py``) hold these against the installed
+libraries (the exact attributes and behaviours relied upon), so an incompatible release fails there loudly;
+``pyproject.toml`` pins the tested upper bounds.
 """
