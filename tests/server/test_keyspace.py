@@ -62,13 +62,18 @@ async def session(server: RunningServer) -> None:
         # solo: one game played to its end, one left half-way, one with a typed code
         won = await ann.new()
         await play_to_the_end(ann, won.game)
-        # Ann signs up (her history comes along); a failed sign-in and a passkey ceremony leave their keys
+        # Kim wins a game and signs up (the history comes along; her guest connection is closed by it); a
+        # failed sign-in and a passkey ceremony leave their keys
+        kim = await Client(server.ws, name="Kim").start(T)
+        kims = await kim.new()
+        await play_to_the_end(kim, kims.game)
         async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
-            body = {"username": "AnnKeys", "password": "a long and rare phrase", "token": ann.token}
+            body = {"username": "KimKeys", "password": "a long and rare phrase", "token": kim.token}
             assert (await http.post("/api/account/signup", json=body)).status_code == 201
-            wrong = {"username": "AnnKeys", "password": "not the password"}
+            wrong = {"username": "KimKeys", "password": "not the password"}
             assert (await http.post("/api/account/signin", json=wrong)).status_code == 401
             assert (await http.post("/api/account/passkey/signin/options", json={})).status_code == 200
+        await kim.close()
         left = await ann.new(rules="classic")
         await ann.act(left.game, "draw", timeout=T)
         await bob.new(code="GO1-E-AAAAAAB")
