@@ -43,8 +43,9 @@ def engine_columns(game: Game) -> list[list[str]]:
 
 
 def discard_shown(page: Any, board: str) -> str | None:
+    # the top card (a card flying onto the discard has the old top card under it until it lands)
     return page.evaluate(
-        f"document.querySelector('{board} .discard > .card:last-child')?.dataset.card ?? null"
+        f"document.querySelector('{board} .discard > .card:not(.under)')?.dataset.card ?? null"
     )
 
 
