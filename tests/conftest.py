@@ -19,6 +19,7 @@ import pytest
 
 from golfrace.client import Client
 from golfrace.limits import GENEROUS
+from golfrace.races.settings import RaceSettings
 from golfrace.redis_server import RedisServer, start_test_server
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
@@ -67,6 +68,7 @@ def settings(redis_url: str) -> Settings:
         burst=1000,
         flood_close_after=100_000,
         **GENEROUS,  # the per-network limits too (tests/server/test_limits.py tests them)
+        races=RaceSettings.from_env(),  # the race extension takes its settings from here: as above
     )
 
 

@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
@@ -24,17 +24,33 @@ from .accounts import hello as accounts_hello
 from .accounts import ranked as accounts_ranked
 from .engine import Action, Draw, Game, GameCode, Refusal, Rules, Status, Tap, Undo, random_code, token
 from .engine.errors import CodeError
-from .engine.i18n import refusal_message
+from .engine.i18n import catalog, refusal_message
 from .engine.rules import Variants
 from .errors import cause
 from .protocol import ProtocolError, unpack
 from .session import REQUEST, Request, Session
-from .store import channel
+from .store import Gate, Stored, channel, seat_of
 from .views import action_name, diff
 
 log = logging.getLogger("golfrace.handlers")
 Handler = Callable[[Session, dict[str, Any]], Awaitable[None]]
 MARK = "__golfrace_handles__"
+SEATS = "seats"
+"""``ctx.extras`` key of the race extension's ``SeatRules`` (race seats are ordinary games plus a gate)."""
+
+
+class SeatRules(Protocol):
+    """What a race adds to the move of one of its seats (``stored.meta`` names the race)."""
+
+    async def prepare(
+        self, stored: Stored, after: Game | None, change: dict[str, Any] | None, now: int
+    ) -> tuple[Gate, tuple[str, bytes] | None]:
+        """The race gate the commit checks, and the race's move event it publishes (for a move)."""
+        ...
+
+    async def committed(self, stored: Stored, status_changed: bool) -> None:
+        """A move of the seat was stored (by us, or earlier: a resent seq); the race catches up."""
+        ...
 
 
 def handler(t: str) -> Callable[[Handler], Handler]:
@@ -214,6 +230,8 @@ async def on_open(session: Session, msg: dict[str, Any]) -> None:
         raise ProtocolError("no_game", f"no game {game_id!r}", ref="open", game=game_id)
     if role == "player" and stored.owner != session.player:
         raise ProtocolError("not_player", "this game belongs to another player", ref="open", game=game_id)
+    if role != "player" and seat_of(game_id) is not None:  # watchers see the boards through the race
+        raise ProtocolError("not_player", "watch a race seat with `watch`", ref="open", game=game_id)
     placeholder = session.opening(game_id, role)  # holds the diffs that arrive before the snapshot is sent
     try:
         await session.subscribe(channel(game_id))
@@ -262,6 +280,7 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
     action = _action(msg)
     store = session.ctx.store
     stored = store.cached(game_id)  # optimistic: the commit checks the version and the seq in Redis
+    gated: dict[str, Any] | None = None  # the race gate's refusal, recorded as this seq's answer
     for _ in range(session.settings.cas_retries):
         if stored is None:
             stored, earlier = await store.load_with_answer(game_id, session.stream, seq)
@@ -275,24 +294,38 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
         before: Game = stored.game
         after: Game | None = None
         change: dict[str, Any] | None = None
-        try:
-            after = before.apply(action)
-        except Refusal as refusal:
-            answer: dict[str, Any] = {
-                "t": "refused",
-                "game": game_id,
-                "seq": seq,
-                "code": refusal.code,
-                "params": refusal.params,
-            }
+        if gated is not None:
+            answer: dict[str, Any] = gated
         else:
-            answer = {"t": "ack", "game": game_id, "seq": seq, "v": stored.v + 1}
-            change = diff(game_id, stored.v, before, after, action, stored.hidden)
+            try:
+                after = before.apply(action)
+            except Refusal as refusal:
+                answer = _refused(game_id, seq, refusal.code, refusal.params)
+            else:
+                answer = {"t": "ack", "game": game_id, "seq": seq, "v": stored.v + 1}
+                change = diff(game_id, stored.v, before, after, action, stored.hidden, stored.meta)
+        now = store.clock()
+        seats: SeatRules | None = session.ctx.extras.get(SEATS) if "race" in stored.meta else None
+        gate, also = (None, None)
+        if seats is not None and gated is None:
+            gate, also = await seats.prepare(stored, after, change, now)
         started = time.perf_counter()
         result = await store.commit(
-            stored, session.stream, seq, answer, after, change, f"{token(action)} {session.ctx.clock()}"
+            stored,
+            session.stream,
+            seq,
+            answer,
+            after,
+            change,
+            f"{token(action)} {now}",
+            gate=gate,
+            also=also,
+            undo=isinstance(action, Undo),
         )
         metrics.REDIS_SECONDS.observe(time.perf_counter() - started)
+        if result.outcome == "gate":  # recorded next round, as an answer only (a resend gets it again)
+            gated = _refused(game_id, seq, result.refusal, {})
+            continue
         if result.outcome == "conflict":
             metrics.CONFLICTS.inc()
             stored = None
@@ -309,7 +342,10 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             store.advanced(stored, after)
             metrics.labelled(metrics.MOVES, action_name(action)).inc()
             session.ctx.hub.deliver_local(channel(game_id), change, result.diff)
-            if (before.status is Status.PLAYING) != (after.status is Status.PLAYING):
+            changed = (before.status is Status.PLAYING) != (after.status is Status.PLAYING)
+            if seats is not None:
+                await _seat_committed(seats, store.cached(game_id) or stored, changed)
+            elif changed:
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
                 if after.status is not Status.PLAYING:  # accounts: the player's history
                     await accounts_ranked.solo_over(
@@ -322,6 +358,19 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
         session.send(localize(answer, session.lang))
         return
     raise ProtocolError("busy", "too much contention on this game, resend the same seq", ref=seq)
+
+
+def _refused(game_id: str, seq: int, code: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"t": "refused", "game": game_id, "seq": seq, "code": code, "params": params}
+
+
+async def _seat_committed(seats: SeatRules, stored: Stored, status_changed: bool) -> None:
+    """The race follows its seat's move; best effort: the move is stored, and any later touch of the race
+    (a load, a timer, another move) catches up from the seats."""
+    try:
+        await seats.committed(stored, status_changed)
+    except Exception as exc:
+        log.warning("race of %s did not follow its move yet: %r", stored.id, exc)
 
 
 async def _answer_again(session: Session, game_id: str, earlier: dict[str, Any]) -> None:
@@ -337,7 +386,10 @@ async def _answer_again(session: Session, game_id: str, earlier: dict[str, Any])
     session.ctx.hub.resume(channel(game_id))
     try:
         stored = await store.load(game_id)
-        if stored is not None:
+        seats: SeatRules | None = session.ctx.extras.get(SEATS)
+        if stored is not None and "race" in stored.meta and seats is not None:
+            await _seat_committed(seats, stored, True)
+        elif stored is not None:
             await store.set_open(stored.owner, game_id, stored.game.status is Status.PLAYING)
     except RedisError as exc:
         log.warning("after a resent move on %s: %s", game_id, cause(exc))
@@ -346,5 +398,8 @@ async def _answer_again(session: Session, game_id: str, earlier: dict[str, Any])
 def localize(answer: dict[str, Any], lang: str) -> dict[str, Any]:
     """A stored answer as sent: refusals get their text in the client's language."""
     if answer.get("t") == "refused":
-        return {**answer, "message": refusal_message(answer["code"], lang)}
+        code = answer["code"]
+        if code in catalog(lang)["refusal"]:
+            return {**answer, "message": refusal_message(code, lang)}
+        return {**answer, "message": catalog(lang)["ui"]["errors"].get(code, code)}  # a race gate's code
     return answer

@@ -1,10 +1,10 @@
 """Hints for solo games: ``{t: "hint", game}`` -> the next move of a winning line (or of the best line).
 
 A server extension (listed in ``app.EXTENSIONS``): its handler answers the ``hint`` message of messages.py.
-Only the game's player may ask, and only for a solo game (race and daily games are not in the game store,
-so they answer ``no_game``: races get no hints). The solver runs in a worker thread under a named budget
-(``settings.HintSettings``, ``GOLFRACE_HINT_*``), in a task of its own so that the connection keeps
-playing while it thinks; one hint per connection is computed at a time (``hint_busy`` otherwise).
+Only the game's player may ask, and only for a solo game (race and daily seats are stored games marked
+with their race: they answer ``no_game``, races get no hints). The solver runs in a worker thread under a
+named budget (``settings.HintSettings``, ``GOLFRACE_HINT_*``), in a task of its own so that the connection
+keeps playing while it thinks; one hint per connection is computed at a time (``hint_busy`` otherwise).
 
 Solo games feed no leaderboard (only race and daily records do, see ``races/service.py``), so a hinted game
 needs no mark to keep it off the boards.
@@ -86,7 +86,7 @@ async def on_hint(session: Session, msg: dict[str, Any]) -> None:
             "hint_busy", "a hint is still being computed; ask again after it", ref="hint", game=game_id
         )
     stored = await session.ctx.store.load(game_id)
-    if stored is None:
+    if stored is None or "race" in stored.meta:  # a race seat is a stored game too, but gets no hints
         raise ProtocolError("no_game", f"no game {game_id!r}", ref="hint", game=game_id)
     if stored.owner != session.player:
         raise ProtocolError("not_player", "hints are for the game's player", ref="hint", game=game_id)

@@ -220,8 +220,6 @@ SERVER_MESSAGES = (
     Out("hint", ("game", "v", "move", "winnable")),
     # races, spectators, leaderboards, daily
     Out("race", _RACE),
-    Out("race_game", ("race", "game", "seq", "v", "state")),
-    Out("race_diff", ("race", *_DIFF)),
     Out("race_progress", ("race", "racer", "now")),
     Out("race_watch", (*_RACE, "boards")),
     Out("race_board", ("race", "board", "diff")),

@@ -441,5 +441,5 @@ def snapshot(stored: Stored, role: str) -> dict[str, Any]:
         "game": stored.id,
         "v": stored.v,
         "role": role,
-        "state": public_state(stored.game, stored.hidden),
+        "state": public_state(stored.game, stored.hidden, stored.meta),
     }

@@ -2,15 +2,21 @@
 
 Keys (the ``{…}`` hash tag keeps one game's keys in one Redis Cluster slot):
 
-- ``game:{ID}``        hash: ``state`` (engine JSON, holds the code, never sent), ``v``, ``owner``,
-                       ``hidden`` (1: code shown only after the end), ``status``, ``created``, ``updated``,
-                       ``meta`` (JSON for extensions, e.g. a race id)
+- ``game:{ID}``        (a race seat ``<race id>-<seat>``: ``game:{<race id>}-<seat>``, so that a race and
+                       its seats share one hash tag, one Redis Cluster slot) hash: ``state`` (engine JSON,
+                       holds the code, never sent), ``v``, ``owner``, ``hidden`` (1: code shown only after
+                       the end), ``status``, ``created``, ``updated``, ``meta`` (JSON for extensions: a
+                       seat's ``race``, ``seat`` and ``undo`` option)
 - ``game:{ID}:log``    list: ``<token> <ms since epoch>`` per applied action (``d``, ``3``, ``2:4``, ``u``)
 - ``game:{ID}:diffs``  list: the last ``resync_buffer`` diffs, msgpack, oldest first
 - ``game:{ID}:seq``    hash: ``<player>/<sid>`` → highest seq answered; ``<player>/<sid>#<seq>`` → the answer
 - channel ``game:{ID}``  every diff, msgpack, in version order (published inside the commit script)
 - ``player:{PID}``     hash: ``name``, ``seen``;  ``player:{PID}:games`` zset of unfinished game ids
 - ``golfrace:secret``  the token-signing secret shared by all instances (when not configured)
+- ``race:{RID}:gate``  hash, for a race's seats: ``starts_at``, ``deadline`` (ms, 0: none), ``ended`` (1),
+                       ``undo`` (1/0), ``out:<seat>`` (a racer the race stopped: resigned, abandoned,
+                       timeout); written by the race (``races/``), read by the commit script of every
+                       seat move
 
 A move is one compare-and-set: the server loads ``(state, v)``, runs the engine, and the commit script
 applies the result only if ``v`` is unchanged (otherwise the server reloads and tries again).
@@ -22,9 +28,11 @@ import asyncio
 import contextlib
 import hashlib
 import json
+import re
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +69,19 @@ if answer then
 end
 local top = tonumber(redis.call('HGET', KEYS[4], stream) or '0')
 if seq <= top then return {'stale'} end
+if KEYS[5] then
+  local g = redis.call('HMGET', KEYS[5], 'starts_at', 'deadline', 'ended', 'undo', ARGV[19])
+  local now = tonumber(ARGV[13])
+  local deadline = tonumber(g[2] or '0')
+  local refusal = nil
+  if not g[1] then refusal = 'race_not_started'
+  elseif g[3] == '1' or (deadline > 0 and now >= deadline) then refusal = 'race_over'
+  elseif now < tonumber(g[1]) then refusal = 'race_not_started'
+  elseif g[5] or redis.call('HGET', KEYS[1], 'status') ~= 'playing' then refusal = 'game_ended'
+  elseif ARGV[18] == 'undo' and g[4] ~= '1' then refusal = 'undo_disabled'
+  end
+  if refusal then return {'gate', refusal} end
+end
 if v ~= ARGV[1] then return {'conflict', v} end
 if ARGV[5] == 'move' then
   redis.call('HSET', KEYS[1], 'state', ARGV[6], 'v', tonumber(v) + 1, 'status', ARGV[12], 'updated', ARGV[13])
@@ -68,6 +89,7 @@ if ARGV[5] == 'move' then
   redis.call('RPUSH', KEYS[3], ARGV[7])
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[9]), -1)
   redis.call(ARGV[16], ARGV[11], ARGV[15] .. ARGV[7])
+  if ARGV[20] ~= '' then redis.call(ARGV[16], ARGV[20], ARGV[21]) end
 end
 redis.call('HSET', KEYS[4], stream, string.format('%d', seq), seqkey, ARGV[4])
 local window = tonumber(ARGV[14])
@@ -85,13 +107,42 @@ ORIGIN_LEN = 9
 FIELDS = ["state", "v", "owner", "hidden", "created", "meta"]
 
 
+SEAT_ID = re.compile(r"(r[a-z0-9]{11})-([1-9][0-9]?)")
+"""A race seat's game id: the race id (``r`` + 11 characters) and the seat number."""
+
+
+def seat_of(game_id: str) -> tuple[str, int] | None:
+    """``(race id, seat)`` when ``game_id`` is a race seat's game, else None."""
+    match = SEAT_ID.fullmatch(game_id)
+    return None if match is None else (match[1], int(match[2]))
+
+
+def seat_id(race_id: str, seat: int) -> str:
+    return f"{race_id}-{seat}"
+
+
 def game_key(game_id: str) -> str:
-    return f"game:{{{game_id}}}"
+    """``game:{ID}``; a race seat's keys carry the race's hash tag: ``game:{<race id>}-<seat>``."""
+    seat = seat_of(game_id)
+    return f"game:{{{game_id}}}" if seat is None else f"game:{{{seat[0]}}}-{seat[1]}"
 
 
 def channel(game_id: str) -> str:
-    """The pub/sub channel of a game's diffs (races and others can publish their own channels)."""
-    return f"game:{{{game_id}}}"
+    """The pub/sub channel of a game's diffs, named like its key (races and others publish their own)."""
+    return game_key(game_id)
+
+
+def gate_key(race_id: str) -> str:
+    """The race gate the commit script reads for every move of the race's seats (see the module)."""
+    return f"race:{{{race_id}}}:gate"
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """What a seat's commit checks besides the version: the race gate's key and the seat."""
+
+    key: str
+    seat: int
 
 
 def publish_command(redis: Any) -> str:
@@ -146,12 +197,14 @@ class Stored:
 
 @dataclass(frozen=True, slots=True)
 class Commit:
-    """A commit's outcome: ``ok``, ``dup`` (and the earlier answer), ``stale``, ``conflict``, ``nogame``."""
+    """A commit's outcome: ``ok``, ``dup`` (and the earlier answer), ``stale``, ``conflict``, ``nogame``, or
+    ``gate`` (a race seat's move the race refuses: ``refusal`` names the code; nothing was recorded)."""
 
     outcome: str
     answer: bytes | None = None
     diff: bytes = b""
     """The diff as packed for Redis (for local delivery without packing it again)."""
+    refusal: str = ""
 
 
 class Store:
@@ -160,9 +213,12 @@ class Store:
         redis: aioredis.Redis | RedisCluster,
         settings: Settings,
         batcher: Batcher | ClusterBatcher | None = None,
+        clock: Callable[[], int] | None = None,
     ) -> None:
         self.redis: Any = redis  # bytes in, bytes out (decode_responses=False)
         self.settings = settings
+        self.clock: Callable[[], int] = clock or now_ms
+        """ms since the epoch: game logs, ``updated`` and the race gate's "now" (one clock with the races)."""
         # The hot path (commits, new games, hello, game lists) is batched per event-loop iteration: Batcher.
         self.batch: Batcher | ClusterBatcher = batcher if batcher is not None else settings_batcher(settings)
         self._commit_sha = self.batch.script(COMMIT)
@@ -195,15 +251,20 @@ class Store:
         self._cache.pop(game_id, None)
 
     # --- games ----------------------------------------------------------------------------------------
-    async def create(
-        self, owner: str, code: GameCode, hidden: bool, meta: dict[str, Any] | None = None
-    ) -> Stored:
-        game = Game.new(code)
-        game_id = new_id()
-        created = now_ms()
-        key = game_key(game_id)
+    def new_game(
+        self,
+        game_id: str,
+        owner: str,
+        code: GameCode,
+        hidden: bool,
+        meta: dict[str, Any] | None = None,
+        draws_final: bool = False,
+    ) -> tuple[Stored, dict[str, Any]]:
+        """A new game at version 0 and its ``game:{ID}`` hash fields (for ``create``, or a script that writes
+        several games at once: a race's seats; ``draws_final`` for a ranked one)."""
+        game = Game.new(code, draws_final=draws_final)
+        created = self.clock()
         meta = meta or {}
-        pkey = player_key(owner) + ":games"
         mapping = {
             "state": encode_state(game, ""),
             "v": 0,
@@ -214,6 +275,16 @@ class Store:
             "updated": created,
             "meta": json.dumps(meta),
         }
+        return Stored(game_id, game, 0, owner, hidden, created, meta, "", str(game.code)), mapping
+
+    async def create(
+        self, owner: str, code: GameCode, hidden: bool, meta: dict[str, Any] | None = None
+    ) -> Stored:
+        game_id = new_id()
+        stored, mapping = self.new_game(game_id, owner, code, hidden, meta)
+        key = game_key(game_id)
+        created = stored.created
+        pkey = player_key(owner) + ":games"
         # two single-slot steps (the game and the player's index live in different Cluster slots): the game
         # first, so the index never lists a game that is not stored; a failure between them leaves a game
         # nobody lists, which expires like any idle game
@@ -230,7 +301,7 @@ class Store:
                 ("EXPIRE", pkey, self.settings.player_ttl),
             ]
         )
-        return self.remember(Stored(game_id, game, 0, owner, hidden, created, meta, "", str(game.code)))
+        return self.remember(stored)
 
     async def load(self, game_id: str) -> Stored | None:
         fields = await self.redis.hmget(game_key(game_id), FIELDS)
@@ -252,6 +323,23 @@ class Store:
             fields, answer = await pipe.execute()
         return self._keep(_stored(game_id, fields, self._cache.get(game_id))), answer
 
+    async def load_seats(self, game_ids: list[str]) -> list[tuple[Stored | None, int | None]]:
+        """Race seats: each stored game (None: not stored) and the time of its last logged action (ms), read
+        together (one slot: a race's seats share its hash tag)."""
+        if not game_ids:
+            return []
+        async with self.redis.pipeline(transaction=True) as pipe:
+            for game_id in game_ids:
+                pipe.hmget(game_key(game_id), FIELDS)
+                pipe.lindex(game_key(game_id) + ":log", -1)
+            replies = await pipe.execute()
+        out: list[tuple[Stored | None, int | None]] = []
+        for i, game_id in enumerate(game_ids):
+            fields, last = replies[2 * i], replies[2 * i + 1]
+            stored = self._keep(_stored(game_id, fields, self._cache.get(game_id)))
+            out.append((stored, int(last.split()[-1]) if last else None))
+        return out
+
     async def commit(
         self,
         stored: Stored,
@@ -261,9 +349,14 @@ class Store:
         after: Game | None = None,
         diff: dict[str, Any] | None = None,
         log_entry: str = "",
+        gate: Gate | None = None,
+        also: tuple[str, bytes] | None = None,
+        undo: bool = False,
     ) -> Commit:
         """Record ``answer`` for ``seq`` and, for a move (``after`` given), store the new state, log and diff
-        and publish the diff; only if the game is still at ``stored.v`` and this seq was never answered."""
+        and publish the diff; only if the game is still at ``stored.v`` and this seq was never answered.
+        A race seat's commit (``gate``) also needs the race gate's consent (``undo``: the action is an undo),
+        and publishes ``also`` (channel, payload: the race's move event) right after the diff."""
         key = game_key(stored.id)
         status = after.status.value if after is not None else ""
         state = encode_state(after, next_history(stored, after), stored.code) if after is not None else b""
@@ -283,16 +376,24 @@ class Store:
             ttl,
             channel(stored.id),
             status,
-            now_ms(),
+            self.clock(),
             self.settings.seq_window,
             self.origin,
             self.publish_command,
             "1" if self.durable else "",
+            "undo" if undo else "",
+            f"out:{gate.seat}" if gate is not None else "",
+            also[0] if also is not None else "",
+            also[1] if also is not None else b"",
         ]
         keys = [key, key + ":log", key + ":diffs", key + ":seq"]
+        if gate is not None:
+            keys.append(gate.key)
         reply = await self.batch.evalsha(self._commit_sha, keys, [pack_args(args)])
         outcome = reply[0].decode()
-        return Commit(outcome, reply[1] if outcome == "dup" else None, packed_diff)
+        if outcome == "gate":
+            return Commit(outcome, refusal=reply[1].decode())
+        return Commit(outcome, reply[1] if outcome == "dup" else None, diff=packed_diff)
 
     def advanced(self, stored: Stored, after: Game) -> Stored:
         """Remember that ``stored`` moved to ``after`` (version + 1) by a commit of ours."""
@@ -303,8 +404,10 @@ class Store:
     async def set_open(self, owner: str, game_id: str, is_open: bool) -> None:
         """Keep ``player:{PID}:games`` listing exactly the unfinished games."""
         pkey = player_key(owner) + ":games"
-        if is_open:
-            await self.batch.call("ZADD", pkey, now_ms(), game_id)
+        if is_open:  # a ZADD that re-creates an emptied list makes a key without TTL: give it one
+            await self.batch.transaction(
+                [("ZADD", pkey, self.clock(), game_id), ("EXPIRE", pkey, self.settings.player_ttl)]
+            )
         else:
             await self.batch.call("ZREM", pkey, game_id)
 

@@ -6,24 +6,32 @@ when it no longer tells anything the player has not seen (won: final; stuck: the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .engine import Action, Draw, Game, Status, Tap, Undo
+from .engine.game import can_undo
+
+NO_META: Mapping[str, Any] = {}
 
 
 def action_name(action: Action) -> str:
     return "tap" if isinstance(action, Tap) else "draw" if isinstance(action, Draw) else "undo"
 
 
-def can_undo(game: Game) -> bool:
-    return game.can_undo  # the engine's: a draw is final in ranked play
+def undo_open(game: Game, meta: Mapping[str, Any] = NO_META) -> bool:
+    """``can_undo`` for a stored game: a race seat (``meta`` names its race) follows its race's undo option,
+    and a racer's stuck game is final."""
+    if "race" in meta:
+        return can_undo(game, allowed=bool(meta.get("undo", True)), stuck_is_final=True)
+    return can_undo(game)
 
 
 def shown_code(game: Game, hidden: bool) -> str | None:
     return None if hidden and game.status is Status.PLAYING else str(game.code)
 
 
-def public_state(game: Game, hidden: bool) -> dict[str, Any]:
+def public_state(game: Game, hidden: bool, meta: Mapping[str, Any] = NO_META) -> dict[str, Any]:
     return {
         "code": shown_code(game, hidden),
         "rules": game.rules.value,
@@ -39,12 +47,18 @@ def public_state(game: Game, hidden: bool) -> dict[str, Any]:
         "moves": game.moves,
         "undos": game.undos,
         "status": game.status.value,
-        "can_undo": can_undo(game),
+        "can_undo": undo_open(game, meta),
     }
 
 
 def diff(
-    game_id: str, version: int, before: Game, after: Game, action: Action, hidden: bool
+    game_id: str,
+    version: int,
+    before: Game,
+    after: Game,
+    action: Action,
+    hidden: bool,
+    meta: Mapping[str, Any] = NO_META,
 ) -> dict[str, Any]:
     """The diff from ``version`` to ``version + 1`` for ``action`` taking ``before`` to ``after``."""
     out: dict[str, Any] = {"t": "diff", "game": game_id, "v": version + 1, "from": version}
@@ -56,7 +70,7 @@ def diff(
         moves=after.moves,
         undos=after.undos,
         status=after.status.value,
-        can_undo=can_undo(after),
+        can_undo=undo_open(after, meta),
     )
     if hidden and before.status is Status.PLAYING and after.status is not Status.PLAYING:
         out["code"] = str(after.code)

@@ -51,7 +51,7 @@ async def test_only_accounts_reach_the_boards_of_a_ranked_race_and_the_daily(
     await guest.expect("race", TIMEOUT, where=lambda m: m["race"] == race_id and m["you"] is not None)
     await rita.send({"t": "race_start", "race": race_id})
     for c in (rita, guest):
-        await c.expect("race_game", TIMEOUT, where=lambda m: m["race"] == race_id)
+        await c.expect("race", TIMEOUT, where=lambda m: m["race"] == race_id and m["phase"] == "countdown")
         await c.send({"t": "race_resign", "race": race_id})
     final = await _finished(rita, race_id)
     assert len(final["results"]) == 2

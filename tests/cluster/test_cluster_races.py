@@ -13,7 +13,19 @@ import pytest
 from golfrace.client import Client
 from golfrace.races.leaderboard import composite
 
-from ..races.test_wire import act, apply_diff, cards_in, greedy, join, new_race, play_out, start, wait_start
+from ..accounts.conftest import ws_client
+from ..races.test_wire import (
+    act,
+    apply_diff,
+    cards_in,
+    greedy,
+    join,
+    new_race,
+    open_seat,
+    play_out,
+    start,
+    wait_start,
+)
 from .conftest import Deployment
 
 pytestmark = [pytest.mark.cluster, pytest.mark.timeout(90)]
@@ -59,8 +71,8 @@ async def test_a_race_with_racers_and_a_watcher_on_three_instances(deploy: Deplo
     await eve.expect("race_watch", T)
     assert (await ann.expect("watchers", T, where=lambda m: m["n"] == 1))["n"] == 1
     view = await start(ann, rid, bob)
-    ann_game = await ann.expect("race_game", T)
-    bob_game = await bob.expect("race_game", T)
+    ann_game = await open_seat(ann, rid, 1)
+    bob_game = await open_seat(bob, rid, 2)
     await wait_start(view)
 
     state_b = json.loads(json.dumps(bob_game["state"]))
@@ -68,7 +80,7 @@ async def test_a_race_with_racers_and_a_watcher_on_three_instances(deploy: Deplo
         move = greedy(state_b)
         assert move is not None
         assert (await act(bob, rid, seq, move))["t"] == "ack"
-        apply_diff(state_b, await bob.expect("race_diff", T, where=lambda m, v=seq: m["v"] == v))
+        apply_diff(state_b, await bob.expect("diff", T, where=lambda m, v=seq: m["v"] == v))
     await ann.expect("race_progress", T, where=lambda m: m["racer"]["seat"] == 2 and m["racer"]["moves"] == 3)
     await eve.expect("race_board", T, where=lambda m: m["board"]["seat"] == 2 and m["board"]["moves"] == 3)
     await bob.send({"t": "race_resign", "race": rid})
@@ -86,7 +98,7 @@ async def test_a_race_with_racers_and_a_watcher_on_three_instances(deploy: Deplo
         record = (await http.get(f"/api/games/{results[ann.player]['game']}")).json()
     stock, code = record["deal"]["stock"], finals[0]["code"]
     ends = {
-        "ann": first(ann.frames, lambda f: f.get("t") == "race_diff" and f["status"] != "playing"),
+        "ann": first(ann.frames, lambda f: f.get("t") == "diff" and f["status"] != "playing"),
         "bob": first(
             bob.frames,
             lambda f: f.get("t") == "race" and any(r["status"] == "resigned" for r in f["racers"]),
@@ -100,7 +112,7 @@ async def test_a_race_with_racers_and_a_watcher_on_three_instances(deploy: Deplo
 async def play_daily(client: Client) -> dict[str, Any]:
     await client.send({"t": "daily_play"})
     race = await client.expect("race", 30, where=lambda m: m.get("daily") is not None)
-    game = await client.expect("race_game", T, where=lambda m: m["race"] == race["race"])
+    game = await open_seat(client, race["race"], 1)
     await wait_start(race)
     await play_out(client, race["race"], game["state"], 0)
     return await client.expect(
@@ -123,15 +135,22 @@ async def players_on_three_masters(deploy: Deployment) -> list[Client]:
 
 
 async def test_the_daily_and_its_leaderboard_across_shards(deploy: Deployment) -> None:
-    players = await players_on_three_masters(deploy)
-    async with httpx.AsyncClient(base_url=deploy.balancer.http, timeout=T) as http:
-        for n, p in enumerate(players):  # public boards take accounts only: each signs up, keeping its id
+    guests = await players_on_three_masters(deploy)
+    players = []
+    for n, p in enumerate(guests):  # public boards take accounts only: each signs up, keeping its id
+        async with httpx.AsyncClient(base_url=deploy.balancer.http, timeout=T) as http:
             body = {
                 "username": f"daily{n}{p.player[-6:]}",
                 "password": "a long and rare phrase",
                 "token": p.token,
             }
             assert (await http.post("/api/account/signup", json=body)).status_code == 201
+            session = http.cookies["golfrace_session"]
+        await p.close()  # signing up closed its guest connection (4401): it comes back with its session
+        signed = await ws_client(deploy.balancer, session=session, token=p.token)
+        deploy.clients.append(signed)
+        assert signed.player == p.player
+        players.append(signed)
     finals = await asyncio.gather(*(play_daily(p) for p in players))
     day = finals[0]["daily"]
     assert {f["daily"] for f in finals} == {day} and len({f["race"] for f in finals}) == 3

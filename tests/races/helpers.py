@@ -6,6 +6,7 @@ import functools
 
 from golfrace.engine import Draw, Game, GameCode, Status, Tap, parse_token, token
 from golfrace.engine.rules import Rules
+from golfrace.races.race import Race, Seat
 
 
 def winning_line(code: str, budget: int = 100_000) -> list[str] | None:
@@ -72,3 +73,43 @@ def stuck_deal() -> tuple[str, tuple[str, ...]]:
         if play(code, line).status is Status.STUCK:
             return code, tuple(line)
     raise AssertionError("no stuck code found")
+
+
+class Play:
+    """The racers' seat games beside a pure race: what the game pipeline stores for each move (the game,
+    its version, the time of its last move and its log), and the race settled from them after each move.
+    The race gate's checks run in Redis (tests/races/test_wire.py); here every move is one the gate let in."""
+
+    def __init__(self, race: Race) -> None:
+        self.race = race
+        self.seats: dict[int, Seat] = {}
+        self.logs: dict[int, list[tuple[str, int]]] = {}
+
+    def run(self, player: str, tokens: tuple[str, ...] | list[str], now: int) -> Race:
+        racer = self.race.racer(player)
+        assert racer is not None
+        seat = self.seats.get(racer.seat) or Seat(Game.new(self.race.code, draws_final=self.race.ranked))
+        for tok in tokens:
+            seat = Seat(seat.game.apply(parse_token(tok)), seat.v + 1, now)
+            self.logs.setdefault(racer.seat, []).append((tok, now))
+        self.seats[racer.seat] = seat
+        self.race = self.race.settle(now, self.seats)
+        return self.race
+
+    def settle(self, now: int) -> Race:
+        self.race = self.race.settle(now, self.seats)
+        return self.race
+
+    def resign(self, player: str, now: int) -> Race:
+        self.race = self.race.resign(player, now)
+        return self.race
+
+    def game(self, player: str) -> Game:
+        racer = self.race.racer(player)
+        assert racer is not None
+        return self.seats[racer.seat].game
+
+    def log(self, player: str) -> list[tuple[str, int]]:
+        racer = self.race.racer(player)
+        assert racer is not None
+        return self.logs.get(racer.seat, [])

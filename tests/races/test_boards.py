@@ -14,7 +14,7 @@ from golfrace.races.race import Race
 from golfrace.races.replay import GameRecord, RecordStore, public, verify
 
 from ..accounts.helpers import make_account_record
-from .helpers import play, stuck_deal, won_deal
+from .helpers import Play, play, stuck_deal, won_deal
 
 T = 1_800_000_000_000
 
@@ -94,15 +94,14 @@ async def test_records_are_replayed_and_n_and_e_share_a_board(rds: aioredis.Redi
 
 async def test_record_store_and_public_replay(rds: aioredis.Redis) -> None:
     code, line = stuck_deal()
-    race = Race.create("rr", GameCode.parse(code), host="a", name="Ann", now=T).start("a", T)
-    assert race.starts_at is not None
+    seats = Play(Race.create("rr", GameCode.parse(code), host="a", name="Ann", now=T).start("a", T))
+    start = seats.race.starts_at
+    assert start is not None
     for i, tok in enumerate(line):
-        from golfrace.engine import parse_token
-
-        race = race.act("a", parse_token(tok), race.starts_at + 100 * (i + 1))
+        race = seats.run("a", [tok], start + 100 * (i + 1))
     racer = race.racer("a")
     assert racer is not None and racer.status == "stuck"
-    rec = GameRecord.of(race, racer)
+    rec = GameRecord.of(race, racer, seats.log("a"))
     store = RecordStore(rds, ttl_s=60)
     assert await store.save(rec) and not await store.save(rec)
     loaded = await store.load(rec.game)

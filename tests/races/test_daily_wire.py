@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
+from collections.abc import AsyncIterator
 from datetime import date, timedelta
 from typing import Any
 
@@ -13,12 +14,14 @@ import httpx
 import pytest
 
 from golfrace.engine import GameCode, Status, parse_token, replay
-from golfrace.races import solving, wire
+from golfrace.races import solving
 from golfrace.races.daily import choose_code, day_start_ms
+from golfrace.settings import Settings
+from golfrace.testing import RunningServer, running_server
 
 from ..accounts.helpers import make_account_record
 from ..conftest import TEST_SECRET
-from .test_wire import T, play_out, wait_start
+from .test_wire import T, open_seat, play_out, wait_start
 
 DAY = date(2031, 3, 14)
 
@@ -37,6 +40,14 @@ class FakeClock:
         return int(time.time() * 1000) + self.offset
 
 
+@pytest.fixture
+async def clocked(settings: Settings) -> AsyncIterator[tuple[RunningServer, FakeClock]]:
+    """A server of its own on an injected clock (``create_app(..., clock=...)``) that a test moves."""
+    clock = FakeClock(DAY)
+    async with running_server(settings.with_(port=0), clock=clock) as srv:
+        yield srv, clock
+
+
 async def play_daily(client: Any, resign: bool) -> dict[str, Any]:
     # the answer, not a `race` of an earlier attempt (its par, computed from the start, comes when known)
     earlier = {m["race"] for m in client._inbox if m.get("t") == "race"}
@@ -50,7 +61,7 @@ async def play_daily(client: Any, resign: bool) -> dict[str, Any]:
     if resign:
         await client.send({"t": "race_resign", "race": rid})
     else:
-        game = await client.expect("race_game", T, where=lambda m: m["race"] == rid)
+        game = await open_seat(client, rid, 1)
         assert game["state"]["code"] is None
         await wait_start(race)
         await play_out(client, rid, game["state"], 0)
@@ -64,13 +75,12 @@ async def daily(client: Any) -> dict[str, Any]:
 
 
 async def test_daily_first_attempt_streaks_and_board(
-    make_client: Any, server: Any, monkeypatch: pytest.MonkeyPatch
+    make_client: Any, clocked: tuple[RunningServer, FakeClock]
 ) -> None:
-    clock = FakeClock(DAY)
-    monkeypatch.setattr(wire, "CLOCK", clock)
-    player = await make_client(name="Dee")
+    server, clock = clocked
+    player = await make_client(server.ws, name="Dee")
     await make_account_record(server.ctx.redis, player.player, "Dee")  # the daily board takes accounts only
-    fan = await make_client(name="Fan")
+    fan = await make_client(server.ws, name="Fan")
     await fan.send({"t": "board_watch", "board": f"daily:{DAY}"})
     assert (await fan.expect("board", T))["total"] == 0
 
@@ -131,12 +141,12 @@ async def test_daily_first_attempt_streaks_and_board(
 
 
 async def test_the_daily_code_stays_secret_until_the_day_is_over(
-    make_client: Any, server: Any, monkeypatch: pytest.MonkeyPatch
+    make_client: Any, clocked: tuple[RunningServer, FakeClock]
 ) -> None:
-    clock = FakeClock(DAY + timedelta(days=10))
-    monkeypatch.setattr(wire, "CLOCK", clock)
-    player = await make_client(name="Dee")
-    other = await make_client(name="Oz")
+    server, clock = clocked
+    clock.go(DAY + timedelta(days=10))
+    player = await make_client(server.ws, name="Dee")
+    other = await make_client(server.ws, name="Oz")
     # a second daily_play while the first attempt is unfinished takes the player back to it
     await player.send({"t": "daily_play"})
     first = await player.expect("race", T, where=lambda m: m.get("daily") is not None)
@@ -158,11 +168,11 @@ async def test_the_daily_code_stays_secret_until_the_day_is_over(
 
 
 async def test_a_daily_play_refused_for_its_name_does_not_use_up_the_attempt(
-    make_client: Any, monkeypatch: pytest.MonkeyPatch
+    make_client: Any, clocked: tuple[RunningServer, FakeClock]
 ) -> None:
-    clock = FakeClock(DAY + timedelta(days=20))
-    monkeypatch.setattr(wire, "CLOCK", clock)
-    player = await make_client(name="N" * 30)  # hello allows 32 characters, a race name 24
+    server, clock = clocked
+    clock.go(DAY + timedelta(days=20))
+    player = await make_client(server.ws, name="N" * 30)  # hello allows 32 characters, a race name 24
     await player.send({"t": "daily_play"})
     assert (await player.expect("error", T))["code"] == "bad_option"
     await player.send({"t": "hello", "name": "Dee"})

@@ -18,15 +18,14 @@ import pytest
 
 from golfrace.client import Client
 from golfrace.engine import GameCode
-from golfrace.races import wire
 from golfrace.races.daily import day_start_ms
 from golfrace.races.leaderboard import code_board, daily_board
-from golfrace.races.service import race_key
+from golfrace.races.storage import race_key
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
 from ..accounts.helpers import make_account_record
-from .test_wire import T, act, apply_diff, greedy, join, new_race, start, wait_start
+from .test_wire import T, act, apply_diff, greedy, join, new_race, open_seat, start, wait_start
 
 DAY = date(2031, 5, 20)
 HOUR_MS = 3_600_000
@@ -80,6 +79,18 @@ async def made() -> Any:
         await client.close()
 
 
+@pytest.fixture
+def clock() -> Clock:
+    """The server time of the test's own servers (``create_app(..., clock=...)``), moved at will."""
+    return Clock(int(time.time() * 1000))
+
+
+@pytest.fixture
+async def clocked(settings: Settings, clock: Clock) -> Any:
+    async with running_server(settings.with_(port=0), clock=clock) as running:
+        yield running
+
+
 async def attempt(client: Client) -> dict[str, Any]:
     return await client.expect("race", T, where=lambda m: m.get("daily") is not None)
 
@@ -98,7 +109,7 @@ async def play(client: Client, rid: str, state: dict[str, Any], moves: int, pace
             return seq - 1
         answer = await act(client, rid, seq, move)
         assert answer["t"] == "ack", answer
-        apply_diff(state, await client.expect("race_diff", T, where=lambda m, v=answer["v"]: m["v"] == v))
+        apply_diff(state, await client.expect("diff", T, where=lambda m, v=answer["v"]: m["v"] == v))
         if pace_s:
             await asyncio.sleep(pace_s)  # a human's pace between moves, not a wait for something
     return moves
@@ -106,9 +117,10 @@ async def play(client: Client, rid: str, state: dict[str, Any], moves: int, pace
 
 # --- 11.5: one ranked daily attempt, atomically ------------------------------------------------------------
 async def test_eight_tabs_asking_at_once_get_one_ranked_attempt_and_no_practice(
-    server: RunningServer, made: list[Client], monkeypatch: pytest.MonkeyPatch
+    clocked: RunningServer, clock: Clock, made: list[Client]
 ) -> None:
-    monkeypatch.setattr(wire, "CLOCK", Clock(day_start_ms(DAY) + 12 * HOUR_MS))
+    server = clocked
+    clock.set(day_start_ms(DAY) + 12 * HOUR_MS)
     service = server.ctx.extras["races"].service  # type: ignore[union-attr]
     await asyncio.wait_for(service.daily.code(DAY), 60)  # chosen once by the solver, before the rush
     eight = await tabs(server, None, 8, made)
@@ -128,21 +140,21 @@ async def test_eight_tabs_asking_at_once_get_one_ranked_attempt_and_no_practice(
 
 
 async def test_the_daily_code_stays_hidden_from_its_player_past_midnight_until_the_attempt_ends(
-    server: RunningServer, made: list[Client], monkeypatch: pytest.MonkeyPatch
+    clocked: RunningServer, clock: Clock, made: list[Client]
 ) -> None:
+    server = clocked
     day = DAY + timedelta(days=1)
-    clock = Clock(day_start_ms(day) + 24 * HOUR_MS - 2_000)  # 23:59:58 UTC
-    monkeypatch.setattr(wire, "CLOCK", clock)
+    clock.set(day_start_ms(day) + 24 * HOUR_MS - 2_000)  # 23:59:58 UTC
     [dee] = await tabs(server, None, 1, made)
     await dee.send({"t": "daily_play"})
     first = await attempt(dee)
     assert first["ranked"] and first["code"] is None and first["phase"] == "countdown"
-    await dee.expect("race_game", T, where=lambda m: m["race"] == first["race"])
+    await open_seat(dee, first["race"], 1)
     clock.set(day_start_ms(day) + 24 * HOUR_MS + 1_000)  # 00:00:01: the day is over, the attempt is not
     await dee.send({"t": "race_join", "race": first["race"]})  # the racer's own view, as after a reconnect
     again = await dee.expect("race", T, where=lambda m: m["race"] == first["race"])
     assert again["phase"] != "finished" and again["code"] is None
-    game = await dee.expect("race_game", T, where=lambda m: m["race"] == first["race"])
+    game = await open_seat(dee, first["race"], 1)
     assert game["state"]["code"] is None
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:  # anyone else's view
         assert (await http.get(f"/api/races/{first['race']}")).json()["code"] is None
@@ -152,15 +164,15 @@ async def test_the_daily_code_stays_hidden_from_its_player_past_midnight_until_t
 
 @pytest.mark.parametrize(("ends_after_midnight_s", "counts"), [(60, True), (601, False)])
 async def test_an_attempt_counts_for_its_day_only_within_the_grace(
-    server: RunningServer,
+    clocked: RunningServer,
+    clock: Clock,
     made: list[Client],
-    monkeypatch: pytest.MonkeyPatch,
     ends_after_midnight_s: int,
     counts: bool,
 ) -> None:
+    server = clocked
     day = DAY + timedelta(days=2 if counts else 3)
-    clock = Clock(day_start_ms(day) + 24 * HOUR_MS - 10_000)
-    monkeypatch.setattr(wire, "CLOCK", clock)
+    clock.set(day_start_ms(day) + 24 * HOUR_MS - 10_000)
     [dee] = await tabs(server, None, 1, made)
     await account(server, dee)
     await dee.send({"t": "daily_play"})
@@ -189,10 +201,10 @@ async def test_a_ranked_race_deals_a_long_code_and_refuses_to_undo_a_draw_and_a_
         seen.add(rid)
         assert lobby["ranked"] is (typed is None)
         view = await start(ann, rid)
-        await ann.expect("race_game", T, where=lambda m, r=rid: m["race"] == r)
+        await open_seat(ann, rid, 1)
         await wait_start(view)
         assert (await act(ann, rid, 1, {"a": "draw"}))["t"] == "ack"
-        diff = await ann.expect("race_diff", T, where=lambda m, r=rid: m["race"] == r and m["v"] == 1)
+        diff = await ann.expect("diff", T, where=lambda m, r=rid: m["game"] == f"{r}-1" and m["v"] == 1)
         assert diff["can_undo"] is (refused is None)
         undo = await act(ann, rid, 2, {"a": "undo"})
         if refused:
@@ -227,11 +239,11 @@ async def test_a_lobby_whose_last_racer_leaves_is_deleted(server: RunningServer,
 
 # --- 11.7: humanly possible results only --------------------------------------------------------------------
 @pytest.fixture
-async def checked(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Any:
+async def checked(settings: Settings, clock: Clock) -> Any:
     """A server of its own with the real timing check (the shared one switches it off for fast test bots),
     on 10 moves so that a short greedy game is enough."""
-    monkeypatch.setattr(wire, "SETTINGS", replace(wire.SETTINGS, review_min_moves=10))
-    async with running_server(settings.with_(port=0)) as running:
+    races = replace(settings.races, review_min_moves=10)
+    async with running_server(settings.with_(port=0, races=races), clock=clock) as running:
         yield running
 
 
@@ -239,7 +251,7 @@ async def ranked_solo(client: Client, moves: int, pace_s: float) -> tuple[str, i
     lobby = await new_race(client, seats=1)
     rid = lobby["race"]
     view = await start(client, rid)
-    game = await client.expect("race_game", T, where=lambda m: m["race"] == rid)
+    game = await open_seat(client, rid, 1)
     await wait_start(view)
     played = await play(client, rid, game["state"], moves, pace_s)
     if played == moves:
@@ -290,16 +302,16 @@ async def test_a_human_pace_goes_on_the_board(checked: RunningServer, made: list
 
 
 async def test_a_too_fast_daily_attempt_is_told_and_counts_for_nothing(
-    checked: RunningServer, made: list[Client], monkeypatch: pytest.MonkeyPatch
+    checked: RunningServer, clock: Clock, made: list[Client]
 ) -> None:
     day = DAY + timedelta(days=5)
-    monkeypatch.setattr(wire, "CLOCK", Clock(day_start_ms(day) + 12 * HOUR_MS))
+    clock.set(day_start_ms(day) + 12 * HOUR_MS)
     [bot] = await tabs(checked, None, 1, made)
     await account(checked, bot)
     await bot.send({"t": "daily_play"})
     first = await attempt(bot)
     rid = first["race"]
-    game = await bot.expect("race_game", T, where=lambda m: m["race"] == rid)
+    game = await open_seat(bot, rid, 1)
     await wait_start(first)
     played = await play(bot, rid, game["state"], 12)
     assert played >= 10

@@ -15,12 +15,12 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from golfrace.client import Client
-from golfrace.races.service import live_watchers
+from golfrace.races.presence import live_watchers
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server, start_process, stop_process
 
 from ..server.helpers import fail_once
-from .test_wire import T, act, apply_diff, greedy, join, new_race, play_out, start, wait_start
+from .test_wire import T, act, apply_diff, greedy, join, new_race, open_seat, play_out, start, wait_start
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -79,8 +79,8 @@ async def test_race_with_racers_and_a_watcher_on_two_instances(
     assert (await ann.expect("watchers", T))["n"] == 1  # a watcher on B, counted on A
 
     view = await start(ann, rid, bob)
-    ann_game = await ann.expect("race_game", T)
-    bob_game = await bob.expect("race_game", T)
+    ann_game = await open_seat(ann, rid, 1)
+    bob_game = await open_seat(bob, rid, 2)
     await wait_start(view)
 
     # Bob (on B) makes two moves; Ann (on A) sees his progress, Eve (on B) his board
@@ -89,7 +89,7 @@ async def test_race_with_racers_and_a_watcher_on_two_instances(
         move = greedy(state_b)
         assert move is not None
         assert (await act(bob, rid, seq, move))["t"] == "ack"
-        apply_diff(state_b, await bob.expect("race_diff", T, where=lambda m, v=seq: m["v"] == v))
+        apply_diff(state_b, await bob.expect("diff", T, where=lambda m, v=seq: m["v"] == v))
     await ann.expect("race_progress", T, where=lambda m: m["racer"]["seat"] == 2 and m["racer"]["moves"] == 2)
     await eve.expect("race_board", T, where=lambda m: m["board"]["seat"] == 2 and m["board"]["moves"] == 2)
 
@@ -218,7 +218,7 @@ async def test_an_idle_racer_is_out_even_when_the_instance_that_saw_the_finish_i
 ) -> None:
     a, b = idle_instances
     ann, bob, rid, view = await ann_on_a_bob_on_b(a, b, make_client)
-    ann_game = await ann.expect("race_game", T)
+    ann_game = await open_seat(ann, rid, 1)
     await wait_start(view)
     await play_out(ann, rid, ann_game["state"], 0)  # Ann finishes through A; Bob (on B) never moves
     assert a.process is not None
@@ -247,3 +247,18 @@ async def test_a_lobby_racer_with_a_tab_on_each_instance_stays_until_both_are_cl
     await bob_b.close()
     left = await ann.expect("race", T, where=lambda m: len(m["racers"]) == 1)
     assert left["racers"][0]["player"] == ann.player
+
+
+async def test_a_lobby_racer_whose_instance_died_leaves_after_the_grace(
+    instances: list[RunningServer], make_client: Any
+) -> None:
+    a, b = instances
+    ann = await make_client(b.ws, name="Ann")
+    bob = await make_client(a.ws, name="Bob")
+    rid = (await new_race(ann, name="Ann"))["race"]
+    await join(bob, rid, name="Bob")
+    await ann.expect("race", T, where=lambda m: len(m["racers"]) == 2)
+    assert a.process is not None
+    a.process.kill()  # Bob's only connection dies with its instance: nobody there takes him out
+    left = await ann.expect("race", T, where=lambda m: len(m["racers"]) == 1)
+    assert left["racers"][0]["player"] == ann.player and left["host"] == ann.player

@@ -17,7 +17,7 @@ from golfrace.settings import Settings
 from golfrace.testing import running_server
 from tests.browser.helpers import EXAMPLE_CODE, EXAMPLE_WIN
 
-from .test_wire import CARD, T, cards_in, join, new_race, start, wait_start
+from .test_wire import CARD, T, cards_in, join, new_race, open_seat, start, wait_start
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -77,9 +77,9 @@ async def test_live_list_shows_started_races_without_codes_or_cards(make_client:
         view = await start(host, rid, guest)
         await wait_start(view)
         # one move, so the progress shows
-        state = (await host.expect("race_game", T, where=lambda m: m["race"] == rid))["state"]
+        state = (await open_seat(host, rid, 1))["state"]
         await host.send({"t": "race_act", "race": rid, "seq": 1, "a": "draw"})
-        await host.expect("race_diff", T, where=lambda m: m["race"] == rid)
+        await host.expect("diff", T, where=lambda m: m["game"] == f"{rid}-1")
         body = (await http.get("/api/races/live")).json()
         mine = [r for r in body["races"] if r["race"] == rid]
         assert len(mine) == 1, body
@@ -177,7 +177,7 @@ async def test_race_and_watch_links_carry_preview_tags(
         rid = lobby["race"]
         await join(guest, rid)
         await wait_start(await start(host, rid, guest))
-        code = (await host.expect("race_game", T, where=lambda m: m["race"] == rid))["state"]["code"]
+        code = (await open_seat(host, rid, 1))["state"]["code"]
         assert code is None  # a ranked random race: its code is secret
         async with httpx.AsyncClient(base_url=srv.http, timeout=T) as http:
             page = (await http.get(f"/r/{rid}")).text

@@ -6,13 +6,13 @@ from dataclasses import replace
 
 import pytest
 
-from golfrace.engine import GameCode, Refusal, Undo, parse_token
+from golfrace.engine import GameCode
 from golfrace.races.errors import RaceError
 from golfrace.races.race import Outcome, Phase, Race, RaceOptions
+from golfrace.races.race_views import board, progress, race_view, results
 from golfrace.races.settings import RaceSettings
-from golfrace.races.views import board, game_state, progress, race_view, results
 
-from .helpers import stuck_deal, won_deal
+from .helpers import Play, stuck_deal, won_deal
 
 T0 = 1_800_000_000_000
 
@@ -26,12 +26,6 @@ def lobby(code: str, **opts: object) -> Race:
 
 def started(code: str, **opts: object) -> Race:
     return lobby(code, **opts).start("alice", T0 + 10)
-
-
-def run(race: Race, player: str, tokens: tuple[str, ...] | list[str], now: int) -> Race:
-    for tok in tokens:
-        race = race.act(player, parse_token(tok), now)
-    return race
 
 
 def err(fn: object, code: str) -> None:
@@ -57,147 +51,163 @@ def test_lobby_join_leave_and_seats() -> None:
 
 
 def test_countdown_is_server_time_and_moves_wait_for_it() -> None:
-    code, line = won_deal()
+    code, _ = won_deal()
     race = started(code)
     assert race.starts_at == T0 + 10 + 3000
     assert race.phase(T0 + 3009) is Phase.COUNTDOWN and race.phase(T0 + 3010) is Phase.RUNNING
-    err(lambda: race.act("alice", parse_token(line[0]), T0 + 3009), "race_not_started")
+    # the gate every seat commit checks (in Redis, tests/races/test_wire.py): no move before starts_at
+    assert race.gate() == {"starts_at": T0 + 3010, "deadline": 0, "ended": 0, "undo": 1}
+    assert lobby(code).gate() == {}  # no seat games in the lobby
     err(lambda: race.join("carol", "Carol", T0 + 20), "race_started")
     assert race.join("bob", "Bob", T0 + 20) is race  # a seated racer comes back to the same seat
-    err(lambda: race.act("carol", parse_token(line[0]), T0 + 5000), "not_racer")
+    err(lambda: race.resign("carol", T0 + 5000), "not_racer")
 
 
 def test_whole_race_ranking_and_results() -> None:
     code, line = won_deal()
-    race = started(code)
-    start = race.starts_at
+    play = Play(started(code))
+    start = play.race.starts_at
     assert start is not None
     # Bob wins first, Alice wins later with the same line; ranked by time.
-    race = run(race, "bob", line, start + 20_000)
+    race = play.run("bob", line, start + 20_000)
     assert race.racer("bob").outcome is Outcome.WON  # type: ignore[union-attr]
     assert race.phase(start + 20_000) is Phase.RUNNING
     assert (
         race.code_visible_to("bob") and not race.code_visible_to("alice") and not race.code_visible_to(None)
     )
-    race = run(race, "alice", line, start + 30_000)
+    race = play.run("alice", line, start + 30_000)
     assert race.phase(start + 30_000) is Phase.FINISHED and race.ended_at == start + 30_000
-    res = results(race)
+    res = results(race, play.seats)
     assert [(r["player"], r["score"], r["elapsed"], r["rank"]) for r in res] == [
         ("bob", 350, 20_000, 1),
         ("alice", 350, 30_000, 2),
     ]
-    err(lambda: race.act("alice", parse_token("d"), start + 31_000), "race_over")
+    assert race.gate()["ended"] == 1  # the gate refuses every later move (race_over)
+    err(lambda: race.resign("alice", start + 31_000), "race_over")
 
 
 def test_tie_breaks_score_then_time_then_moves_then_finish() -> None:
     code, line = won_deal()
     lob = lobby(code).join("carol", "Carol", T0).join("dave", "Dave", T0)
-    race = lob.start("alice", T0)
-    s = race.starts_at
+    play = Play(lob.start("alice", T0))
+    s = play.race.starts_at
     assert s is not None
     # alice: win with an extra draw-undo (more undos, same moves) at 10 s; bob: win at 10 s, finished later
     # carol: stuck/resigned (lower score); dave: win in 9 s.
-    race = run(race, "dave", line, s + 9_000)
-    race = run(race, "alice", line, s + 10_000)
-    race = run(race, "bob", line, s + 10_000)
-    race = race.resign("carol", s + 1_000)
-    order = [r.player for r in race.ranking()]
+    play.run("dave", line, s + 9_000)
+    play.run("alice", line, s + 10_000)
+    play.run("bob", line, s + 10_000)
+    race = play.resign("carol", s + 1_000)
+    order = [r.player for r in race.ranking(play.seats)]
     assert order[0] == "dave" and order[-1] == "carol"
     # alice and bob: same score, time, moves and finish: the seat decides (alice seated first)
     assert order[1:3] == ["alice", "bob"]
     # fewer moves beat more moves at equal time
-    race2 = lobby(code).start("alice", T0)
-    s2 = race2.starts_at
+    play2 = Play(lobby(code).start("alice", T0))
+    s2 = play2.race.starts_at
     assert s2 is not None
     tap = next(i for i, tok in enumerate(line) if tok != "d")  # ranked: a draw is final, a removal is not
-    race2 = run(race2, "alice", [*line[: tap + 1], "u", *line[tap:]], s2 + 5_000)
-    race2 = run(race2, "bob", line, s2 + 5_000)
-    assert [r.player for r in race2.ranking()] == ["bob", "alice"]
-    assert race2.racer("alice").game.undos == 1  # type: ignore[union-attr]
-    assert [r["undos"] for r in results(race2)] == [0, 1]
+    play2.run("alice", [*line[: tap + 1], "u", *line[tap:]], s2 + 5_000)
+    race2 = play2.run("bob", line, s2 + 5_000)
+    assert [r.player for r in race2.ranking(play2.seats)] == ["bob", "alice"]
+    assert play2.game("alice").undos == 1
+    assert [r["undos"] for r in results(race2, play2.seats)] == [0, 1]
 
 
 def test_undo_option_resign_and_stuck_scoring() -> None:
     code, line = stuck_deal()
-    race = started(code, undo=False)
-    s = race.starts_at
+    play = Play(started(code, undo=False))
+    s = play.race.starts_at
     assert s is not None
-    race = race.act("alice", parse_token(line[0]), s)
-    err(lambda: race.act("alice", Undo(), s + 1), "undo_disabled")
-    race = run(race, "alice", line[1:], s + 2_000)
+    assert play.race.gate()["undo"] == 0  # the gate refuses undos (undo_disabled)
+    play.run("alice", line[:1], s)
+    race = play.run("alice", line[1:], s + 2_000)
     alice = race.racer("alice")
-    assert alice is not None and alice.outcome is Outcome.STUCK
-    err(lambda: race.act("alice", parse_token("d"), s + 3_000), "game_ended")
-    race = race.resign("bob", s + 4_000)
+    assert alice is not None and alice.outcome is Outcome.STUCK and alice.finished_at == s + 2_000
+    err(lambda: race.resign("alice", s + 3_000), "game_ended")
+    race = play.resign("bob", s + 4_000)
     bob = race.racer("bob")
-    assert bob is not None and bob.outcome is Outcome.RESIGNED and bob.final_score == 0
+    assert bob is not None and bob.outcome is Outcome.RESIGNED and bob.final_score(None) == 0
+    assert race.gate()["out:2"] == "resigned"  # his seat takes no move any more (game_ended)
     assert race.ended_at == s + 4_000
-    with pytest.raises(Refusal):
-        started(code).act("alice", Undo(), s + 1)
 
 
 def test_time_limit_settles_everyone_still_playing() -> None:
     code, line = won_deal()
-    race = started(code, time_limit_s=60)
-    s = race.starts_at
-    assert s is not None and race.deadline == s + 60_000
-    race = run(race, "alice", line[:5], s + 1_000)
-    assert race.settle(s + 59_999) is race
-    err(lambda: race.act("alice", parse_token(line[5]), s + 60_000), "race_over")
-    done = race.settle(s + 61_000)
+    play = Play(started(code, time_limit_s=60))
+    s = play.race.starts_at
+    assert s is not None and play.race.deadline == s + 60_000
+    assert play.race.gate()["deadline"] == s + 60_000  # the gate refuses moves from then on (race_over)
+    race = play.run("alice", line[:5], s + 1_000)
+    assert race.settle(s + 59_999, play.seats) is race
+    done = play.settle(s + 61_000)
     assert done.ended_at == s + 60_000
     assert {r.outcome for r in done.racers} == {Outcome.TIMEOUT}
-    assert [r["elapsed"] for r in results(done)] == [60_000, 60_000]
-    assert results(done)[0]["player"] == "alice"  # out of time: scored as shown, so removals count
-    assert done.racer("alice").final_score == done.racer("alice").game.score > 0  # type: ignore[union-attr]
+    assert [r["elapsed"] for r in results(done, play.seats)] == [60_000, 60_000]
+    # out of time: scored like a stuck game (10 less per card left), so stopping early never pays
+    from golfrace.engine import points
+
+    game = play.game("alice")
+    alice = done.racer("alice")
+    assert alice is not None
+    assert alice.final_score(play.seats[1]) == points(game.removed, stuck=True) < game.score
+    shown = {r["player"]: r for r in results(done, play.seats)}
+    assert shown["alice"]["status"] == "timeout" and shown["alice"]["scored_as_stuck"]
+    assert shown["alice"]["score"] == points(game.removed, stuck=True)
     # the leaderboards score the record from the server's log: the same as the race's results
     from golfrace.races.replay import GameRecord, verify
 
-    alice = done.racer("alice")
-    assert alice is not None
-    assert verify(GameRecord.of(done, alice)).score == alice.final_score == results(done)[0]["score"]
+    record = GameRecord.of(done, alice, play.log("alice"))
+    assert record.log[-1] == (line[4], 1_000)  # ms after the start
+    assert verify(record).score == alice.final_score(play.seats[1]) == shown["alice"]["score"]
 
 
 def test_a_racer_idle_after_another_finished_is_out() -> None:
     code, line = won_deal()
-    race = started(code)
-    s = race.starts_at
-    assert s is not None and race.idle_s == 300  # the server's idle_forfeit_s when it was created
-    race = race.act("bob", parse_token(line[0]), s + 5_000)  # bob's last move, then his tab closes
-    assert race.next_check() is None  # nobody has finished: nobody waits on bob yet
-    assert race.settle(s + 3_600_000) is race
-    race = run(race, "alice", line, s + 400_000)  # alice wins long after bob's last move
+    play = Play(started(code))
+    s = play.race.starts_at
+    assert s is not None and play.race.idle_s == 300  # the server's idle_forfeit_s when it was created
+    race = play.run("bob", line[:1], s + 5_000)  # bob's last move, then his tab closes
+    seats = play.seats
+    assert race.next_check(seats) is None  # nobody has finished: nobody waits on bob yet
+    assert race.settle(s + 3_600_000, seats) is race
+    race = play.run("alice", line, s + 400_000)  # alice wins long after bob's last move
     assert race.racer("alice").outcome is Outcome.WON  # type: ignore[union-attr]
     # bob gets the whole wait from alice's finish, not from his last move (a slow racer is not out at once)
-    assert race.next_check() == race.out_at(race.racer("bob")) == s + 400_000 + 300_000  # type: ignore[arg-type]
-    assert [p["out_at"] for p in race_view(race, "bob", s + 400_000)["racers"]] == [None, s + 700_000]
-    assert race.settle(s + 699_999) is race
-    over = race.settle(s + 700_001)
+    bob_out = race.out_at(race.racer("bob"), seats)  # type: ignore[arg-type]
+    assert race.next_check(seats) == bob_out == s + 400_000 + 300_000
+    view = race_view(race, "bob", s + 400_000, seats=seats)
+    assert [p["out_at"] for p in view["racers"]] == [None, s + 700_000]
+    assert race.settle(s + 699_999, seats) is race
+    over = race.settle(s + 700_001, seats)
     bob = over.racer("bob")
     assert bob is not None and bob.outcome is Outcome.ABANDONED and bob.status == "abandoned"
-    assert bob.finished_at == s + 700_000 and bob.final_score == 0  # scored as stuck: no card removed
-    assert over.ended_at == s + 700_001 and over.next_check() is None
-    assert [r["player"] for r in results(over)] == ["alice", "bob"]
-    assert over.settle(s + 900_000) is over
+    assert bob.finished_at == s + 700_000 and bob.final_score(seats[2]) == 0  # scored as stuck
+    assert over.ended_at == s + 700_000 and over.next_check(seats) is None
+    assert over.gate()["out:2"] == "abandoned" and over.gate()["ended"] == 1
+    assert [r["player"] for r in results(over, seats)] == ["alice", "bob"]
+    assert over.settle(s + 900_000, seats) is over
     assert Race.from_data(over.to_data()) == over
 
 
 def test_idle_clock_restarts_with_each_move_and_solo_races_never_forfeit() -> None:
     code, line = won_deal()
-    race = started(code)
-    s = race.starts_at
+    play = Play(started(code))
+    s = play.race.starts_at
     assert s is not None
-    race = race.resign("alice", s + 1_000)
-    assert race.next_check() == s + 301_000  # bob never moved: counted from alice's finish
-    race = race.act("bob", parse_token(line[0]), s + 200_000)
-    assert race.next_check() == s + 500_000  # a move starts his wait again
-    assert race.settle(s + 499_999) is race
-    assert race.settle(s + 500_000).racer("bob").outcome is Outcome.ABANDONED  # type: ignore[union-attr]
-    assert replace(race, idle_s=0).settle(s + 10**9).racer("bob").outcome is None  # type: ignore[union-attr]
+    race = play.resign("alice", s + 1_000)
+    assert race.next_check(play.seats) == s + 301_000  # bob never moved: counted from alice's finish
+    race = play.run("bob", line[:1], s + 200_000)
+    seats = play.seats
+    assert race.next_check(seats) == s + 500_000  # a move starts his wait again
+    assert race.settle(s + 499_999, seats) is race
+    assert race.settle(s + 500_000, seats).racer("bob").outcome is Outcome.ABANDONED  # type: ignore[union-attr]
+    idle_off = replace(race, idle_s=0).settle(s + 10**9, seats)
+    assert idle_off.racer("bob").outcome is None  # type: ignore[union-attr]
     timed = started(code, time_limit_s=120).resign("alice", s + 1_000)
-    assert timed.next_check() == s + 120_000  # the time limit comes first
+    assert timed.next_check({}) == s + 120_000  # the time limit comes first
     solo = Race.create("rs", GameCode.parse(code), host="alice", name="A", now=T0).start("alice", T0)
-    assert solo.settle(T0 + 10**9) is solo and solo.next_check() is None
+    assert solo.settle(T0 + 10**9) is solo and solo.next_check({}) is None
     short = Race.create(
         "ri", GameCode.parse(code), host="alice", name="A", now=T0, settings=RaceSettings(idle_forfeit_s=20)
     )
@@ -217,13 +227,13 @@ def test_whoever_joins_a_lobby_its_host_left_hosts_it() -> None:
 
 def test_views_hide_cards_and_codes() -> None:
     code, line = won_deal()
-    race = started(code)
-    s = race.starts_at
+    play = Play(started(code))
+    s = play.race.starts_at
     assert s is not None
-    race = run(race, "alice", line[:3], s + 100)
+    race = play.run("alice", line[:3], s + 100)
     alice = race.racer("alice")
     assert alice is not None
-    p = progress(race, alice, s + 200)
+    p = progress(race, alice, play.seats, s + 200)
     assert set(p) == {
         "seat",
         "player",
@@ -239,21 +249,23 @@ def test_views_hide_cards_and_codes() -> None:
     }
     assert race_view(race, "bob", s + 200)["code"] is None
     assert race_view(race, None, s + 200)["code"] is None
-    state = game_state(race, alice, "alice")
-    assert state is not None and state["code"] is None and "stock" not in state
-    stock = {c.code for c in alice.game.deal.stock[alice.game.drawn :]}  # type: ignore[union-attr]
-    assert not stock & {c for col in board(race, alice, s)["columns"] for c in col}
+    game = play.game("alice")
+    stock = {c.code for c in game.deal.stock[game.drawn :]}
+    shown = board(race, alice, play.seats, s)
+    assert not stock & {c for col in shown["columns"] for c in col} and shown["discard"] not in stock
     typed = Race.create("rt", GameCode.parse(code), host="a", name="A", now=T0, typed=True)
     assert typed.ranked is False and race_view(typed, None, T0)["code"] == code
 
 
 def test_rematch_and_storage_round_trip() -> None:
     code, line = won_deal()
-    race = started(code)
-    s = race.starts_at
+    play = Play(started(code))
+    s = play.race.starts_at
     assert s is not None
-    err(lambda: race.accept_rematch("bob", "rnext"), "race_not_finished")
-    race = run(race, "alice", line, s + 1).resign("bob", s + 2)
+    err(lambda: play.race.accept_rematch("bob", "rnext"), "race_not_finished")
+    play.run("alice", line, s + 1)
+    race = play.resign("bob", s + 2)
+    assert race.ended_at == s + 2 and not race.finalized and race.finalize().finalized
     again = Race.from_data(race.to_data())
     assert again == race
     race = race.accept_rematch("bob", "rnext").accept_rematch("alice", "rother")

@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from golfrace.races.errors import RaceError
-from golfrace.races.service import retrying
+from golfrace.races.timers import retrying
 
 pytestmark = pytest.mark.timeout(10)
 

@@ -47,10 +47,23 @@ async def wait_start(view: dict[str, Any]) -> None:
 
 
 async def act(client: Client, race: str, seq: int, move: dict[str, Any]) -> dict[str, Any]:
+    """A move with ``race_act``, the alias of ``act`` on the caller's seat (opened by the first one)."""
     await client.send({"t": "race_act", "race": race, "seq": seq, **move})
     return await client.expect(
         None, T, where=lambda m: m.get("t") in ("ack", "refused") and m.get("seq") == seq
     )
+
+
+async def open_seat(client: Client, race: str, seat: int) -> dict[str, Any]:
+    """The racer's seat, an ordinary game: its snapshot."""
+    game = f"{race}-{seat}"
+    await client.send({"t": "open", "game": game, "role": "player"})
+    return await client.expect("snapshot", T, where=lambda m: m["game"] == game)
+
+
+async def seat_snapshot(client: Client, race: str) -> dict[str, Any]:
+    """The snapshot of the caller's seat that their first ``race_act`` brought."""
+    return await client.expect("snapshot", T, where=lambda m: m["game"].startswith(race + "-"))
 
 
 def greedy(state: dict[str, Any]) -> dict[str, Any] | None:
@@ -88,7 +101,7 @@ async def play_out(client: Client, race: str, state: dict[str, Any], seq: int, l
         seq += 1
         answer = await act(client, race, seq, move)
         assert answer["t"] == "ack", answer
-        d = await client.expect("race_diff", T, where=lambda m, v=answer["v"]: m["v"] == v)
+        d = await client.expect("diff", T, where=lambda m, v=answer["v"]: m["v"] == v)
         apply_diff(state, d)
     return seq
 
@@ -154,9 +167,13 @@ async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any
     assert view["starts_at"] - view["now"] >= 2900
     early = await act(ann, rid, 1, {"a": "draw"})
     assert early["t"] == "refused" and early["code"] == "race_not_started"
-    ann_game = await ann.expect("race_game", T)
-    bob_game = await bob.expect("race_game", T)
+    ann_game = await seat_snapshot(ann, rid)
+    bob_game = await open_seat(bob, rid, 2)
     assert ann_game["state"]["code"] is None and ann_game["state"]["columns"] == bob_game["state"]["columns"]
+    await bob.send({"t": "open", "game": f"{rid}-1", "role": "player"})  # another racer's seat
+    assert (await bob.expect("error", T))["code"] == "not_player"
+    await eve.send({"t": "open", "game": f"{rid}-1", "role": "watcher"})  # boards go through the race
+    assert (await eve.expect("error", T))["code"] == "not_player"
     await wait_start(view)
 
     # Bob makes three moves and resigns; Ann plays on to her end.
@@ -167,7 +184,7 @@ async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any
         move = greedy(state_b)
         assert move is not None
         assert (await act(bob, rid, seq_b, move))["t"] == "ack"
-        apply_diff(state_b, await bob.expect("race_diff", T, where=lambda m, v=seq_b: m["v"] == v))
+        apply_diff(state_b, await bob.expect("diff", T, where=lambda m, v=seq_b: m["v"] == v))
     dup = await act(bob, rid, seq_b, {"a": "draw"})  # a resent seq is answered, not applied
     assert dup["t"] == "ack" and dup["v"] == 3
     await bob.send({"t": "race_resign", "race": rid})
@@ -201,7 +218,7 @@ async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any
     def check(frames: list[dict[str, Any]], name: str, code_free_until: int) -> None:
         drawn = 0
         for i, frame in enumerate(frames):
-            if frame.get("t") == "race_diff" and "drawn" in frame:
+            if frame.get("t") == "diff" and "drawn" in frame:
                 drawn += 1
             if frame.get("t") == "race_board" and frame["board"]["stock"] is not None:
                 drawn = max(drawn, len(stock) - frame["board"]["stock"])
@@ -216,7 +233,7 @@ async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any
     def first(frames: list[dict[str, Any]], pred: Any) -> int:
         return next(i for i, f in enumerate(frames) if pred(f))
 
-    ann_end = first(ann.frames, lambda f: f.get("t") == "race_diff" and f["status"] != "playing")
+    ann_end = first(ann.frames, lambda f: f.get("t") == "diff" and f["status"] != "playing")
     bob_end = first(bob.frames, lambda f: f.get("t") == "race" and f["code"])
     eve_end = first(eve.frames, lambda f: f.get("t") == "race" and f["phase"] == "finished")
     assert ann.frames[ann_end].get("code") == code
@@ -263,14 +280,14 @@ async def test_reconnect_mid_race_resumes_the_seat(make_client: Any) -> None:
     for seq, tok in enumerate(line[:5], start=1):
         move = {"a": "draw"} if tok == "d" else {"a": "tap", "col": int(tok)}
         assert (await act(ann, rid, seq, move))["t"] == "ack"
-    token = ann.token
+    token, sid = ann.token, ann.sid
     await ann.close()
-    again = await make_client(token=token)
+    again = await make_client(token=token, sid=sid)  # the same seq space: a resend is answered again
     assert again.player == ann.player
     resumed = await join(again, rid)
     assert resumed["you"]["seat"] == 1 and resumed["racers"][0]["moves"] == 5
-    snap = await again.expect("race_game", T)
-    assert snap["seq"] == 5 and snap["v"] == 5 and snap["state"]["moves"] == 5
+    snap = await open_seat(again, rid, 1)
+    assert snap["v"] == 5 and snap["state"]["moves"] == 5
     assert (await act(again, rid, 5, {"a": "draw"}))["v"] == 5  # resent: not applied
     for seq, tok in enumerate(line[5:], start=6):
         move = {"a": "draw"} if tok == "d" else {"a": "tap", "col": int(tok)}
@@ -288,6 +305,7 @@ async def test_time_limit_ends_the_race(make_client: Any, server: Any) -> None:
     assert (await act(ann, rid, 1, {"a": "draw"}))["t"] == "ack"
     undo = await act(ann, rid, 2, {"a": "undo"})
     assert undo["t"] == "refused" and undo["code"] == "undo_disabled"
+    assert (await act(ann, rid, 2, {"a": "draw"})) == undo  # the gate's answer is this seq's answer
     done = await ann.expect("race", T, where=lambda m: m["phase"] == "finished")
     assert done["ended_at"] == view["deadline"] and done["results"][0]["status"] == "timeout"
     assert done["results"][0]["elapsed"] == 1000
@@ -320,7 +338,7 @@ async def test_late_watcher_gets_snapshots_and_the_count_follows_connections(mak
     ann = await make_client(name="Ann")
     rid = (await new_race(ann, name="Ann"))["race"]
     view = await start(ann, rid)
-    game = await ann.expect("race_game", T)
+    game = await open_seat(ann, rid, 1)
     await wait_start(view)
     await play_out(ann, rid, game["state"], 0, limit=2)
     eve = await make_client(name="Eve")
@@ -388,3 +406,40 @@ async def test_a_racer_whose_every_connection_is_gone_leaves_the_lobby(
     assert await seated() == ["Ann"]
     await ann.send({"t": "race_start", "race": rid})  # and Ann starts alone
     await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "countdown")
+
+
+async def test_a_seat_is_played_like_a_solo_game(make_client: Any) -> None:
+    """open/act/resync on the seat's game id, the same answers as Play; the race's rules in the commit."""
+    code, line = won_deal()
+    ann = await make_client(name="Ann")
+    rid = (await new_race(ann, code=code, name="Ann", seats=1, undo=False))["race"]
+    game = f"{rid}-1"
+    await ann.send({"t": "open", "game": game, "role": "player"})
+    assert (await ann.expect("error", T))["code"] == "no_game"  # the lobby has no seat games
+    view = await start(ann, rid)
+    snap = await open_seat(ann, rid, 1)
+    assert snap["v"] == 0 and snap["state"]["can_undo"] is False and snap["state"]["code"] == code
+    await ann.send({"t": "act", "game": game, "seq": 1, "a": "draw"})  # the countdown: the gate says no
+    early = await ann.expect("refused", T)
+    assert early["code"] == "race_not_started" and early["message"] and early["game"] == game
+    await wait_start(view)
+    move = {"a": "draw"} if line[0] == "d" else {"a": "tap", "col": int(line[0])}
+    await ann.send({"t": "act", "game": game, "seq": 2, **move})
+    diff = await ann.expect("diff", T, where=lambda m: m["game"] == game)
+    ack = await ann.expect("ack", T, where=lambda m: m["seq"] == 2)
+    assert diff["v"] == ack["v"] == 1 and diff["from"] == 0 and diff["can_undo"] is False
+    await ann.send({"t": "act", "game": game, "seq": 2, "a": "draw"})  # resent: the same answer
+    assert (await ann.expect("ack", T, where=lambda m: m["seq"] == 2)) == ack
+    await ann.send({"t": "act", "game": game, "seq": 3, "a": "undo"})
+    assert (await ann.expect("refused", T, where=lambda m: m["seq"] == 3))["code"] == "undo_disabled"
+    tab = await make_client(token=ann.token)  # another tab of Ann's: the seat's snapshot at its version
+    assert (await open_seat(tab, rid, 1))["v"] == 1
+    await ann.send({"t": "hint", "game": game})  # races get no hints
+    assert (await ann.expect("error", T, where=lambda m: m.get("ref") == "hint"))["code"] == "no_game"
+    await ann.send({"t": "race_resign", "race": rid})
+    await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    await ann.send({"t": "act", "game": game, "seq": 4, "a": "draw"})  # after the end: never
+    assert (await ann.expect("refused", T, where=lambda m: m["seq"] == 4))["code"] in (
+        "game_ended",
+        "race_over",
+    )

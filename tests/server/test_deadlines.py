@@ -21,7 +21,7 @@ from golfrace.bot import run as run_bot
 from golfrace.client import Client
 from golfrace.errors import cause
 from golfrace.lanes import keys_of
-from golfrace.races.service import retrying
+from golfrace.races.timers import retrying
 from golfrace.redis_server import RedisServer, start_test_server
 from golfrace.testing import running_server
 
@@ -136,10 +136,10 @@ async def test_a_stalled_game_holds_up_only_itself(settings: Any, make_client: A
         store = server.ctx.store
         real_commit = store.commit
 
-        async def commit(stored: Any, *args: Any) -> Any:
+        async def commit(stored: Any, *args: Any, **kwargs: Any) -> Any:
             if stored.id == slow.game:
                 await release.wait()
-            return await real_commit(stored, *args)
+            return await real_commit(stored, *args, **kwargs)
 
         store.commit = commit
         move = slow.legal()[0]

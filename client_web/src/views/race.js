@@ -1,11 +1,12 @@
 // Race: create one, the lobby with its share link, the countdown, your board and everyone's progress, the
 // results with par, and the rematch. The daily challenge is a one-seat race and is played here too.
+// Your board is your seat, an ordinary game (`<race>-<seat>`) played through the same GameSession as Play:
+// open, act with seq, resync, and a move made while offline is sent again once the connection is back.
 import { rankedNotice } from "../account.js";
 import { Board } from "../board.js";
 import { checkCode } from "../codes.js";
 import { describeState } from "../describe.js";
 import { TABLEAU, clock, progressLine, statusText } from "../format.js";
-import { applyDiff, fromSnapshot, snapshotIsNewer } from "../gamestate.js";
 import { errorText, locale, t } from "../i18n.js";
 import { boardKeys } from "../keys.js";
 import { settings } from "../settings.js";
@@ -14,14 +15,14 @@ import { confirmDialog, dismissConfirm } from "../confirm.js";
 import { raceIdFrom } from "../raceid.js";
 import { createMissing, showMissing } from "../missing.js";
 import { createResults, paintResults } from "../results.js";
-import { nextSeq, seenSeq } from "../seq.js";
+import { SeatLock } from "../seatlock.js";
+import { GameSession } from "../session.js";
 import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
 import { safeStorage as storage } from "../storage.js";
 
 /** The idle warning shows in the last minute before the server takes a racer out for not moving (a move
  * pushes `out_at` back, and the warning goes away). */
 const IDLE_WARN_MS = 60_000;
-const SEQ_KEY = "golfrace.rseq.";
 const NAME_KEY = "golfrace.name";
 
 export function raceLink(id) {
@@ -150,6 +151,13 @@ export function createRaceView(app) {
     onDraw: () => act("draw"),
   });
   q(".board-slot").append(board.el);
+  // my seat: an ordinary game, opened once the race has started (the lobby has no seat games)
+  const seat = new GameSession(app.conn, {
+    onChange: (state, change, diff) => showBoard(state, change, diff),
+    onRefused: (m) => refused(m),
+    onError: (m) => seatError(m) && toast(errorText(m.code, m.params), "error"),
+  });
+  const lock = new SeatLock(app.conn, q(".race-board"), seat);
 
   // --- create -------------------------------------------------------------------------------------------
   form.elements.name.value = playerName();
@@ -231,11 +239,40 @@ export function createRaceView(app) {
   }
 
   function act(a, col = null, row = null) {
-    if (!raceId || !mine || !race || race.phase === "lobby") return;
-    const msg = { t: "race_act", race: raceId, seq: nextSeq(storage(), SEQ_KEY + raceId), a };
-    if (col != null) msg.col = col;
-    if (row != null) msg.row = row;
-    app.conn.send(msg);
+    if (!raceId || !race || race.phase === "lobby" || !seat.gameId) return; // the board may still be on its way
+    if (!lock.allows()) return; // offline with a move already waiting: the board is locked
+    seat.act(a, col, row);
+    lock.paint();
+  }
+
+  /** The race has started: follow my seat (once; a reconnect opens it again by itself). */
+  function openSeat() {
+    const game = race?.you?.game;
+    if (!game || race.phase === "lobby" || seat.gameId === game) return;
+    seat.switchTo(game, "player");
+    seat.open(game, "player");
+  }
+
+  function leaveSeat() {
+    if (seat.gameId) app.conn.send({ t: "close", game: seat.gameId });
+    seat.gameId = null;
+    seat.state = null;
+    seat.pending.clear();
+    seat.resends.clear();
+    lock.paint();
+  }
+
+  /** An error about my seat (a move, or opening or resyncing it); the session sees every error. */
+  function seatError(m) {
+    if (!seat.gameId || !raceId) return false;
+    return typeof m.ref === "number" || (["open", "resync"].includes(m.ref) && m.params?.game === seat.gameId);
+  }
+
+  function refused(m) {
+    if (!settings.interactive) return;
+    toast(errorText(m.code, m.params), "refusal");
+    if (lastTapped) board.shake(lastTapped);
+    lastTapped = null;
   }
 
   const offs = [];
@@ -250,21 +287,8 @@ export function createRaceView(app) {
         if (m.race !== raceId) return;
         race = pendingWatchers == null ? m : { ...m, watchers: m.watchers ?? pendingWatchers };
         pendingWatchers = null;
+        openSeat();
         render();
-      }),
-      app.conn.on("race_game", (m) => {
-        if (m.race !== raceId) return;
-        seenSeq(storage(), SEQ_KEY + raceId, m.seq);
-        if (!snapshotIsNewer(mine, m)) return; // never show an older board than the one shown
-        showBoard(fromSnapshot({ ...m, role: "player" }), "snapshot", null);
-      }),
-      app.conn.on("race_diff", (m) => {
-        if (m.race !== raceId) return;
-        if (!mine) return join(); // a move before our snapshot: ask for the board again
-        const { state, change } = applyDiff(mine, m);
-        if (change === "stale") return;
-        if (change === "gap") return join(); // a fresh race_game puts us back in step
-        showBoard(state, change, m);
       }),
       app.conn.on("race_progress", (m) => {
         if (m.race !== raceId || !race) return;
@@ -281,12 +305,6 @@ export function createRaceView(app) {
         race.watchers = m.n;
         renderHead();
       }),
-      app.conn.on("refused", (m) => {
-        if (m.race !== raceId || !settings.interactive) return;
-        toast(errorText(m.code, m.params), "refusal");
-        if (lastTapped) board.shake(lastTapped);
-        lastTapped = null;
-      }),
       app.conn.on("error", (m) => {
         if (m.ref === "race_join" && m.code === "race_started" && m.params?.race === raceId) {
           app.redirect(`#/watch/${raceId}`); // not one of its racers: follow it as a spectator
@@ -301,11 +319,13 @@ export function createRaceView(app) {
         toast(errorText(m.code, m.params), "error");
       }),
       app.conn.on("ready", () => join()),
+      lock.listen(),
     );
   }
 
   function showBoard(state, change, diff) {
     mine = state;
+    lock.paint();
     board.render(state, change, diff, locale());
     q(".score").textContent = String(state.score);
     q(".moves").textContent = String(state.moves);
@@ -341,7 +361,7 @@ export function createRaceView(app) {
   }
 
   /** The board, HUD, Undo and Resign from what is known now: called after every `race` and every board
-   * update, since the race message and the racer's `race_game` snapshot may arrive in either order. */
+   * update, since the race message and the snapshot of the racer's seat may arrive in either order. */
   function renderControls() {
     const me = race?.you;
     const lobby = !race || race.phase === "lobby";
@@ -554,6 +574,7 @@ export function createRaceView(app) {
       document.addEventListener("keydown", onKey);
       const next = params?.id ?? null;
       if (raceId && raceId !== next) app.conn.send({ t: "unwatch", race: raceId }); // stop following it
+      if (raceId !== next) leaveSeat();
       raceId = next;
       race = null;
       mine = null;
@@ -571,6 +592,7 @@ export function createRaceView(app) {
     unmount() {
       dismissConfirm(); // "Resign?" must not outlive the race view (Back while it is open)
       if (raceId) app.conn.send({ t: "unwatch", race: raceId }); // a connection follows at most 16 races
+      leaveSeat();
       for (const off of offs.splice(0)) off();
       document.removeEventListener("keydown", onKey);
       clearInterval(timer);

@@ -5,7 +5,7 @@ from .cards import Card
 from .codes import GameCode, random_code, random_ranked_code
 from .deal import Deal, deal
 from .errors import CardError, CodeError, GolfError, ParseError, Refusal, StateError, TokenError
-from .game import UNDO_LIMIT, Game, Status, points, replay
+from .game import UNDO_LIMIT, Game, Status, can_undo, final_score, points, replay
 from .rules import Rules, Variants
 
 __all__ = [
@@ -28,7 +28,9 @@ __all__ = [
     "TokenError",
     "Undo",
     "Variants",
+    "can_undo",
     "deal",
+    "final_score",
     "parse_moves",
     "parse_token",
     "points",

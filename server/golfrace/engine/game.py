@@ -275,3 +275,19 @@ def replay(code: GameCode | str, actions: list[Action]) -> Game:
     for action in actions:
         game = game.apply(action)
     return game
+
+
+def final_score(game: Game, stopped: bool = False) -> int:
+    """A game's score as a result. A game that ended (won, stuck) or goes on scores as shown; one
+    ``stopped`` before its end (resigned, abandoned, or out of time in a race) scores like a stuck game, 10
+    less per card left: stopping early never beats playing on to a stuck end."""
+    return points(game.removed, stuck=True) if stopped and game.status is Status.PLAYING else game.score
+
+
+def can_undo(game: Game, allowed: bool = True, stuck_is_final: bool = False) -> bool:
+    """Whether an undo would be applied: ``Game.can_undo`` (a step to take back, a game not won, not a draw
+    in ranked play); never when undo is not ``allowed`` (a race without undo); a stuck game stays stuck
+    when ``stuck_is_final`` (a racer's stuck game is their result)."""
+    if not allowed or not game.can_undo:
+        return False
+    return not (stuck_is_final and game.status is Status.STUCK)

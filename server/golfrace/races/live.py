@@ -12,7 +12,6 @@ plays the same deal, so watching another player's attempt would show the day's s
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -21,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from .race import Race
+from .racer import Seats
 
 LIVE_KEY = "races:{live}"
 
@@ -30,18 +30,18 @@ def listed(race: Race) -> bool:
     return race.daily is None and race.starts_at is not None
 
 
-def summary(race: Race, now: int, watchers: int) -> dict[str, Any]:
+def summary(race: Race, seats: Seats, now: int, watchers: int) -> dict[str, Any]:
     """One entry of the list: numbers and names only (no code, no card, no player id)."""
     racers = []
     for r in race.racers:
-        game = r.game
+        seat = seats.get(r.seat)
         racers.append(
             {
                 "seat": r.seat,
                 "name": r.name,
                 "status": r.status,
-                "score": r.final_score,
-                "removed": game.removed if game else 0,
+                "score": r.final_score(seat),
+                "removed": seat.game.removed if seat else 0,
             }
         )
     return {
@@ -81,29 +81,20 @@ class LiveRaces:
 
 
 async def live_list(service: Any, now: int, limit: int) -> list[dict[str, Any]]:
-    """Up to ``limit`` live races, the latest start first. Races found over or gone leave the index."""
-    from .service import live_watchers, race_key, watchers_key  # the service imports this module
-
+    """Up to ``limit`` live races, the latest start first. Races found over or gone leave the index (reading
+    a race settles it from its seats, and completes an end nobody processed)."""
     live: LiveRaces = service.live
     ids = await live.newest(limit * 2)  # some may turn out to be over
-    if not ids:
-        return []
-    async with service.redis.pipeline(transaction=False) as pipe:
-        for race_id in ids:
-            pipe.get(race_key(race_id))
-            pipe.hgetall(watchers_key(race_id))
-        replies = await pipe.execute()
     out: list[dict[str, Any]] = []
     gone: list[str] = []
-    for i, race_id in enumerate(ids):
-        raw, shares = replies[2 * i], replies[2 * i + 1]
-        race = Race.from_data(json.loads(raw)) if raw is not None else None
-        if race is None or race.settle(now).ended_at is not None or not listed(race):
+    for race_id in ids:
+        found = await service.load_with_seats(race_id)
+        if found is None or found[0].ended_at is not None or not listed(found[0]):
             gone.append(race_id)
             continue
         if len(out) < limit:
-            stale_ms = int(service.settings.watcher_stale_s * 1000)
-            out.append(summary(race.settle(now), now, live_watchers(shares, now, stale_ms)))
+            race, seats = found
+            out.append(summary(race, seats, now, await service.presence.watchers(race_id)))
     if gone:
         await service.redis.zrem(LIVE_KEY, *gone)
     return out

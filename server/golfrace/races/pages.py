@@ -130,10 +130,11 @@ async def preview_endpoint(request: Request) -> Response:
     name = request.path_params["name"][:ID_LEN]
     racers = None
     if name != "table":
-        race = await _race_or_none(request, name)
-        if race is None:
+        found = await _service(request).load_with_seats(name) if ID_TEXT.fullmatch(name) else None
+        if found is None:
             return JSONResponse({"error": "race_not_found", "message": "no such race"}, 404)
-        racers = [(r.game.removed if r.game else 0, r.status) for r in race.racers]
+        race, seats = found
+        racers = [(seats[r.seat].game.removed if r.seat in seats else 0, r.status) for r in race.racers]
     headers = {"Cache-Control": f"public, max-age={PREVIEW_MAX_AGE_S}"}
     return Response(preview.table(racers), media_type="image/png", headers=headers)
 

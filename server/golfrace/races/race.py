@@ -1,5 +1,11 @@
 """A race: several racers play their own copy of one deal. A pure, immutable state machine.
 
+Each racer's game is an ordinary stored game, the race's seat ``<race id>-<seat>`` (``store.py``), changed
+only by the game pipeline (``act``); the race holds no game. It reads its seats (``Seat``: the game, its
+version, the time of its last move) and reacts to them: a seat won or stuck is that racer's end, a deadline
+stops the racers still playing. What the seats may do is written into the race gate (``gate``) that every
+seat commit checks atomically.
+
 Phases: ``lobby`` (racers join, the host starts) → ``countdown`` (until ``starts_at``, server time) →
 ``running`` → ``finished`` (every racer won, got stuck, resigned or abandoned, or the time limit passed).
 Every transition takes the current time ``now`` (ms since the epoch) from the caller: the clock is injected.
@@ -10,9 +16,9 @@ out with ``abandoned`` (races of two or more; a solo race or a daily attempt wai
 likes). ``idle_s`` is the server's ``idle_forfeit_s`` when the race was created.
 
 Ranking: final score (higher first), then elapsed time (shorter first), then moves (fewer first), then the
-earlier finish, then the seat. Scores are the game's own (a stuck game loses 10 a card left); a racer who
-resigned or abandoned scores like a stuck game; a racer stopped by the time limit keeps the score shown (10 a
-card removed).
+earlier finish, then the seat. Scores are ``engine.final_score``: a won or stuck game's own (a stuck game
+loses 10 a card left); a racer who resigned, abandoned or was stopped by the time limit scores like a stuck
+game, so that stopping never beats playing on.
 """
 
 from __future__ import annotations
@@ -21,11 +27,14 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from ..engine import Action, Game, GameCode, Status, Undo, token
-from ..engine.game import points
+from ..engine import GameCode, Status
 from .daily import day_of
 from .errors import RaceError
+from .racer import NO_SEATS, STOPPED, Outcome, Racer, Seat, Seats
 from .settings import DEFAULT_SETTINGS, RaceSettings
+
+__all__ = ["Outcome", "Phase", "Race", "RaceOptions", "Racer", "Seat", "Seats"]
+PLAYING = Status.PLAYING
 
 
 class Phase(StrEnum):
@@ -33,14 +42,6 @@ class Phase(StrEnum):
     COUNTDOWN = "countdown"
     RUNNING = "running"
     FINISHED = "finished"
-
-
-class Outcome(StrEnum):
-    WON = "won"
-    STUCK = "stuck"
-    RESIGNED = "resigned"
-    TIMEOUT = "timeout"
-    ABANDONED = "abandoned"
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,36 +58,6 @@ class RaceOptions:
                 "bad_option", f"the time limit must be 0–{settings.max_time_limit_s} s", option="limit"
             )
         return self
-
-
-@dataclass(frozen=True, slots=True)
-class Racer:
-    player: str  # the public player id (never the secret token)
-    name: str
-    seat: int
-    game: Game | None = None  # None in the lobby
-    log: tuple[tuple[str, int], ...] = ()  # (move token, ms after starts_at), undos included
-    outcome: Outcome | None = None
-    finished_at: int | None = None  # ms since the epoch
-    rematch: bool = False
-    seq: int = 0  # the last client sequence number applied (a resent one is answered, not applied)
-
-    @property
-    def status(self) -> str:
-        return self.outcome.value if self.outcome else "playing"
-
-    @property
-    def done(self) -> bool:
-        return self.outcome is not None
-
-    @property
-    def final_score(self) -> int:
-        game = self.game
-        if game is None:
-            return 0
-        if self.outcome in (None, Outcome.WON, Outcome.STUCK, Outcome.TIMEOUT):
-            return game.score
-        return points(game.removed, stuck=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +78,9 @@ class Race:
     previous: str | None = None
     next_seat: int = 1
     idle_s: int = DEFAULT_SETTINGS.idle_forfeit_s
+    finalized: bool = False
+    """The end's aftermath (records, boards, bests, daily) is done; until then whoever touches the ended race
+    does it (every step is idempotent), so a process dying at the end loses nothing."""
 
     # --- creation ------------------------------------------------------------------------------------
     @classmethod
@@ -155,12 +129,29 @@ class Race:
             return None
         return self.starts_at + self.options.time_limit_s * 1000
 
-    def last_active(self, racer: Racer) -> int:
+    def gate(self) -> dict[str, int | str]:
+        """The race gate (``store.gate_key``) every commit of a seat checks: none in the lobby."""
+        if self.starts_at is None:
+            return {}
+        gate: dict[str, int | str] = {
+            "starts_at": self.starts_at,
+            "deadline": self.deadline or 0,
+            "ended": int(self.ended_at is not None),
+            "undo": int(self.options.undo),
+        }
+        for r in self.racers:
+            if r.outcome in STOPPED:
+                gate[f"out:{r.seat}"] = r.status
+        return gate
+
+    def last_active(self, racer: Racer, seats: Seats) -> int:
         """When the racer last moved (ms since the epoch), or the start; only once the race has started."""
         assert self.starts_at is not None
-        return self.starts_at + (racer.log[-1][1] if racer.log else 0)
+        seat = seats.get(racer.seat)
+        last = seat.last_move if seat is not None else None
+        return self.starts_at if last is None else max(self.starts_at, last)
 
-    def out_at(self, racer: Racer) -> int | None:
+    def out_at(self, racer: Racer, seats: Seats) -> int | None:
         """When ``racer``, still playing, is out for idling (see the module): ``idle_s`` after the later of
         their last move and the first finish of another racer; None while that does not apply."""
         if self.starts_at is None or self.ended_at is not None or racer.done or not self.idle_s:
@@ -170,11 +161,12 @@ class Race:
         finishes = [r.finished_at for r in self.racers if r.finished_at is not None]
         if not finishes:
             return None
-        return max(self.last_active(racer), min(finishes)) + self.idle_s * 1000
+        return max(self.last_active(racer, seats), min(finishes)) + self.idle_s * 1000
 
-    def next_check(self) -> int | None:
-        """When ``settle`` may next change the race on its own: the time limit or an idle racer's forfeit."""
-        times = [t for t in (self.deadline, *(self.out_at(r) for r in self.racers)) if t is not None]
+    def next_check(self, seats: Seats) -> int | None:
+        """When ``settle`` may next change the race on its own: the time limit or an idle racer's forfeit. A
+        move only pushes a forfeit later, so a check armed for this time is never late."""
+        times = [t for t in (self.deadline, *(self.out_at(r, seats) for r in self.racers)) if t is not None]
         return min(times) if times else None
 
     def game_id(self, racer: Racer) -> str:
@@ -213,11 +205,12 @@ class Race:
             return self.ended_at is not None and now is not None and day_of(now).isoformat() > self.daily
         return self.ended_at is not None
 
-    def ranking(self) -> list[Racer]:
+    def ranking(self, seats: Seats) -> list[Racer]:
         def key(r: Racer) -> tuple[int, int, int, int, int]:
-            moves = r.game.moves if r.game else 0
+            seat = seats.get(r.seat)
+            moves = seat.game.moves if seat else 0
             finished = r.finished_at if r.finished_at is not None else 2**62
-            return (-r.final_score, self.elapsed(r, finished), moves, finished, r.seat)
+            return (-r.final_score(seat), self.elapsed(r, finished), moves, finished, r.seat)
 
         return sorted(self.racers, key=key)
 
@@ -247,47 +240,69 @@ class Race:
         return replace(self, racers=racers, host=host)
 
     def start(self, player: str, now: int, settings: RaceSettings = DEFAULT_SETTINGS) -> Race:
+        """The countdown begins; the caller stores every racer's seat game with this write."""
         if player != self.host:
             raise RaceError("not_host", "only the host can start the race", race=self.id)
         if self.starts_at is not None:
             raise RaceError("race_started", "this race has already started", race=self.id)
-        game = Game.new(self.code, draws_final=self.ranked)  # fair play: a draw is final in ranked play
-        racers = tuple(replace(r, game=game) for r in self.racers)
-        return replace(self, racers=racers, starts_at=now + settings.countdown_ms)
-
-    def act(self, player: str, action: Action, now: int, seq: int = 0) -> Race:
-        """Apply one move of ``player``'s own game; raises RaceError or the engine's Refusal."""
-        racer = self._playing(player, now)
-        if isinstance(action, Undo) and not self.options.undo:
-            raise RaceError("undo_disabled", "undo is off in this race", race=self.id)
-        assert racer.game is not None and self.starts_at is not None  # guaranteed by _playing
-        game = racer.game.apply(action)
-        log = (*racer.log, (token(action), now - self.starts_at))
-        racer = replace(racer, game=game, log=log, seq=max(seq, racer.seq))
-        if game.status is not Status.PLAYING:
-            racer = replace(racer, outcome=Outcome(game.status.value), finished_at=now)
-        return self._put(racer)._maybe_end(now)
+        return replace(self, starts_at=now + settings.countdown_ms)
 
     def resign(self, player: str, now: int) -> Race:
-        racer = self._playing(player, now, allow_countdown=True)
-        return self._put(replace(racer, outcome=Outcome.RESIGNED, finished_at=now))._maybe_end(now)
-
-    def settle(self, now: int) -> Race:
-        """What time alone decides: at the time limit, racers still playing stop with ``timeout``; before it,
-        racers past their ``out_at`` (idle while another has finished) are out with ``abandoned``."""
+        racer = self._seated(player)
+        phase = self.phase(now)
         deadline = self.deadline
-        if self.ended_at is not None:
+        if phase is Phase.FINISHED or (deadline is not None and now >= deadline):
+            raise RaceError("race_over", "this race is over", race=self.id)
+        if phase is Phase.LOBBY:
+            raise RaceError(
+                "race_not_started", "wait for the countdown", race=self.id, starts_at=self.starts_at
+            )
+        if racer.done:
+            raise RaceError("game_ended", "your game in this race is over", race=self.id, status=racer.status)
+        return self._put(replace(racer, outcome=Outcome.RESIGNED, finished_at=now))._maybe_end()
+
+    def observe(self, seats: Seats) -> Race:
+        """The seats' own ends: a racer still playing whose game is won or stuck finished with it, at the
+        time of its last move."""
+        if self.starts_at is None or self.ended_at is not None:
             return self
-        if deadline is not None and now >= deadline:
-            return self._stop_all(Outcome.TIMEOUT, deadline)
-        out = {r.seat: t for r in self.racers if (t := self.out_at(r)) is not None and now >= t}
-        if not out:
+        ended = {
+            r.seat: seat
+            for r in self.racers
+            if not r.done and (seat := seats.get(r.seat)) is not None and seat.game.status is not PLAYING
+        }
+        if not ended:
             return self
         racers = tuple(
-            replace(r, outcome=Outcome.ABANDONED, finished_at=out[r.seat]) if r.seat in out else r
+            replace(
+                r,
+                outcome=Outcome(ended[r.seat].game.status.value),
+                finished_at=self.last_active(r, seats),
+            )
+            if r.seat in ended
+            else r
             for r in self.racers
         )
-        return replace(self, racers=racers)._maybe_end(now)
+        return replace(self, racers=racers)._maybe_end()
+
+    def settle(self, now: int, seats: Seats = NO_SEATS) -> Race:
+        """What the seats and time decide: ends the seats reached (``observe``); at the time limit, racers
+        still playing stop with ``timeout``; before it, racers past their ``out_at`` (idle while another has
+        finished) are out with ``abandoned``."""
+        race = self.observe(seats)
+        deadline = race.deadline
+        if race.ended_at is not None:
+            return race
+        if deadline is not None and now >= deadline:
+            return race._stop_all(Outcome.TIMEOUT, deadline)
+        out = {r.seat: t for r in race.racers if (t := race.out_at(r, seats)) is not None and now >= t}
+        if not out:
+            return race
+        racers = tuple(
+            replace(r, outcome=Outcome.ABANDONED, finished_at=out[r.seat]) if r.seat in out else r
+            for r in race.racers
+        )
+        return replace(race, racers=racers)._maybe_end()
 
     def accept_rematch(self, player: str, next_id: str) -> Race:
         """Record ``player``'s wish for a rematch in race ``next_id`` (the first acceptance names it)."""
@@ -318,25 +333,15 @@ class Race:
     def with_par(self, par: int | None) -> Race:
         return replace(self, par=par)
 
+    def finalize(self) -> Race:
+        """The end's aftermath is done (see ``finalized``)."""
+        return self if self.ended_at is None or self.finalized else replace(self, finalized=True)
+
     # --- helpers -------------------------------------------------------------------------------------
     def _seated(self, player: str) -> Racer:
         racer = self.racer(player)
         if racer is None:
             raise RaceError("not_racer", "you have no seat in this race", race=self.id)
-        return racer
-
-    def _playing(self, player: str, now: int, allow_countdown: bool = False) -> Racer:
-        racer = self._seated(player)
-        phase = self.phase(now)
-        deadline = self.deadline
-        if phase is Phase.FINISHED or (deadline is not None and now >= deadline):
-            raise RaceError("race_over", "this race is over", race=self.id)
-        if phase is Phase.LOBBY or (phase is Phase.COUNTDOWN and not allow_countdown):
-            raise RaceError(
-                "race_not_started", "wait for the countdown", race=self.id, starts_at=self.starts_at
-            )
-        if racer.done:
-            raise RaceError("game_ended", "your game in this race is over", race=self.id, status=racer.status)
         return racer
 
     def _stop_all(self, outcome: Outcome, at: int) -> Race:
@@ -347,80 +352,23 @@ class Race:
     def _put(self, racer: Racer) -> Race:
         return replace(self, racers=tuple(racer if r.seat == racer.seat else r for r in self.racers))
 
-    def _maybe_end(self, now: int) -> Race:
+    def _maybe_end(self) -> Race:
+        """Every racer done: the race ended with the last finish."""
         if self.racers and all(r.done for r in self.racers):
-            return replace(self, ended_at=now)
+            return replace(self, ended_at=max(r.finished_at or 0 for r in self.racers))
         return self
 
-    # --- storage (plain data) ------------------------------------------------------------------------
+    # --- storage (plain data: race_data.py) ---------------------------------------------------------
     def to_data(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "code": str(self.code),
-            "options": [self.options.undo, self.options.time_limit_s, self.options.seats],
-            "host": self.host,
-            "created_at": self.created_at,
-            "typed": self.typed,
-            "ranked": self.ranked,
-            "daily": self.daily,
-            "starts_at": self.starts_at,
-            "ended_at": self.ended_at,
-            "par": self.par,
-            "rematch": self.rematch,
-            "previous": self.previous,
-            "next_seat": self.next_seat,
-            "idle_s": self.idle_s,
-            "racers": [
-                {
-                    "player": r.player,
-                    "name": r.name,
-                    "seat": r.seat,
-                    "game": r.game.to_state() if r.game else None,
-                    "log": [list(m) for m in r.log],
-                    "outcome": r.outcome.value if r.outcome else None,
-                    "finished_at": r.finished_at,
-                    "rematch": r.rematch,
-                    "seq": r.seq,
-                }
-                for r in self.racers
-            ],
-        }
+        from .race_data import race_to_data
+
+        return race_to_data(self)
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> Race:
-        undo, limit, seats = data["options"]
-        racers = tuple(
-            Racer(
-                r["player"],
-                r["name"],
-                int(r["seat"]),
-                Game.from_state(r["game"]) if r["game"] else None,
-                tuple((str(t), int(ms)) for t, ms in r["log"]),
-                Outcome(r["outcome"]) if r["outcome"] else None,
-                r["finished_at"],
-                bool(r["rematch"]),
-                int(r.get("seq", 0)),
-            )
-            for r in data["racers"]
-        )
-        return cls(
-            data["id"],
-            GameCode.parse(data["code"]),
-            RaceOptions(bool(undo), int(limit), int(seats)),
-            data["host"],
-            int(data["created_at"]),
-            racers,
-            typed=bool(data["typed"]),
-            ranked=bool(data["ranked"]),
-            daily=data["daily"],
-            starts_at=data["starts_at"],
-            ended_at=data["ended_at"],
-            par=data["par"],
-            rematch=data["rematch"],
-            previous=data["previous"],
-            next_seat=int(data["next_seat"]),
-            idle_s=int(data.get("idle_s", DEFAULT_SETTINGS.idle_forfeit_s)),
-        )
+        from .race_data import race_from_data
+
+        return race_from_data(data)
 
 
 def _clean_name(name: str, settings: RaceSettings) -> str:

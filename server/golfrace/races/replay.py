@@ -18,14 +18,14 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from ..engine import Game, GameCode, Refusal, Status, deal, parse_token
+from ..engine import Game, GameCode, Refusal, Status, deal, final_score, parse_token
 from ..engine.errors import ParseError
-from ..engine.game import points
+from ..views import card_code, move_fields
 from .daily import day_start_ms, parse_day
 from .errors import RaceError
-from .race import Race, Racer
+from .race import Race
+from .racer import STOPPED, Racer
 from .settings import DAY_MS, DEFAULT_SETTINGS, RaceSettings
-from .views import diff
 
 TOO_FAST = "too_fast"
 """``review`` of a result whose moves came faster than a human can make them."""
@@ -62,9 +62,11 @@ class GameRecord:
     daily: str | None = None
 
     @classmethod
-    def of(cls, race: Race, racer: Racer) -> GameRecord:
+    def of(cls, race: Race, racer: Racer, log: list[tuple[str, int]]) -> GameRecord:
+        """``racer``'s record from the move log of their seat game (``(token, ms since the epoch)``)."""
         if race.starts_at is None or racer.finished_at is None:
             raise RaceError("game_not_ended", "the game has not ended", game=race.game_id(racer))
+        start = race.starts_at
         return cls(
             race.game_id(racer),
             str(race.code),
@@ -73,7 +75,7 @@ class GameRecord:
             racer.status,
             race.starts_at,
             racer.finished_at,
-            racer.log,
+            tuple((tok, max(0, ms - start)) for tok, ms in log),
             ranked=race.ranked,
             race=race.id,
             daily=race.daily,
@@ -120,8 +122,7 @@ def verify(record: GameRecord) -> Verified:
             f"the log ends {game.status.value}, the record says {record.status}",
             game=record.game,
         )
-    # stopped by the time limit: the score on screen (10 a card), as in the race's results; resigned: as stuck
-    score = game.score if ended or record.status == "timeout" else points(game.removed, stuck=True)
+    score = final_score(game, stopped=record.status in {o.value for o in STOPPED})
     return Verified(record, game, score, game.removed, game.moves, game.undos)
 
 
@@ -154,8 +155,16 @@ def steps(record: GameRecord) -> list[dict[str, Any]]:
     for tok, ms in record.log:
         action = parse_token(tok)
         after = game.apply(action)
-        step = diff(after=after, before=game, action=action, status=after.status.value, score=after.score)
-        step["t_ms"] = ms
+        step = move_fields(game, after, action)
+        step.update(
+            discard=card_code(after.discard),
+            stock_count=after.stock_count,
+            score=after.score,
+            moves=after.moves,
+            undos=after.undos,
+            status=after.status.value,
+            t_ms=ms,
+        )
         out.append(step)
         game = after
     return out

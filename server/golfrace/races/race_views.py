@@ -1,6 +1,6 @@
-"""What each audience may see of a race, as plain wire data (pure functions).
+"""What each audience may see of a race, as plain wire data (pure functions of the race and its seats).
 
-- a racer: the race (others' progress, no card of theirs) and their own board;
+- a racer: the race (others' progress, no card of theirs); their own board is their seat game (``open``);
 - a watcher: every racer's board (tableau, discard, stock count, score) but never a face-down stock card;
 - nobody: a random or daily code before their own game (or, for watchers, the race) has ended.
 """
@@ -9,74 +9,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import Action, Game, Status
-from ..views import card_code, move_fields
-from .race import Race, Racer
+from ..views import card_code
+from .race import Race
+from .racer import STOPPED, Racer, Seat, Seats
 
 
-def progress(race: Race, racer: Racer, now: int) -> dict[str, Any]:
+def progress(race: Race, racer: Racer, seats: Seats, now: int) -> dict[str, Any]:
     """A racer's progress: numbers only, no card identity."""
-    game = racer.game
+    seat = seats.get(racer.seat)
+    game = seat.game if seat is not None else None
     return {
         "seat": racer.seat,
         "player": racer.player,
         "name": racer.name,
         "removed": game.removed if game else 0,
-        "score": racer.final_score,
+        "score": racer.final_score(seat),
         "moves": game.moves if game else 0,
         "undos": game.undos if game else 0,
         "stock": game.stock_count if game else None,
         "status": racer.status,
         "elapsed": race.elapsed(racer, now),
-        "out_at": race.out_at(racer),
+        "out_at": race.out_at(racer, seats),
     }
 
 
-def board(race: Race, racer: Racer, now: int) -> dict[str, Any]:
+def board(race: Race, racer: Racer, seats: Seats, now: int) -> dict[str, Any]:
     """A racer's board for watchers: progress plus the visible cards (tableau and discard)."""
-    out = progress(race, racer, now)
-    game = racer.game
+    out = progress(race, racer, seats, now)
+    seat: Seat | None = seats.get(racer.seat)
+    game = seat.game if seat is not None else None
     out["columns"] = [[c.code for c in col] for col in game.columns] if game else None
     out["discard"] = card_code(game.discard) if game else None
     return out
 
 
-def game_state(race: Race, racer: Racer, viewer: str | None) -> dict[str, Any] | None:
-    """The racer's own board in the server issue's ``state`` shape (code null while secret)."""
-    game = racer.game
-    if game is None:
-        return None
-    return {
-        "code": str(race.code) if race.code_visible_to(viewer) else None,
-        "rules": race.code.rules.value,
-        "variants": _variants(race),
-        "columns": [[c.code for c in col] for col in game.columns],
-        "discard": card_code(game.discard),
-        "stock_count": game.stock_count,
-        "score": racer.final_score,
-        "moves": game.moves,
-        "undos": game.undos,
-        "status": racer.status,
-        "can_undo": race.options.undo and not racer.done and game.can_undo,
-    }
+def boards(race: Race, seats: Seats, now: int) -> list[dict[str, Any]]:
+    return [board(race, r, seats, now) for r in race.racers]
 
 
-def diff(before: Game, after: Game, action: Action, status: str, score: int) -> dict[str, Any]:
-    """What one move changed in a game: the fields of the server issue's ``diff`` (without envelope)."""
-    out = move_fields(before, after, action)
-    out.update(
-        discard=card_code(after.discard),
-        stock_count=after.stock_count,
-        score=score,
-        moves=after.moves,
-        undos=after.undos,
-        status=status,
-    )
-    return out
-
-
-def race_view(race: Race, viewer: str | None, now: int, watchers: int = 0) -> dict[str, Any]:
+def race_view(
+    race: Race, viewer: str | None, now: int, watchers: int = 0, seats: Seats | None = None
+) -> dict[str, Any]:
     """The ``race`` message body for ``viewer`` (a player id, or None for an anonymous watcher)."""
+    seats = seats or {}
     me = race.racer(viewer) if viewer is not None else None
     finished = race.ended_at is not None
     return {
@@ -94,24 +69,33 @@ def race_view(race: Race, viewer: str | None, now: int, watchers: int = 0) -> di
             "seats": race.options.seats,
         },
         "host": race.host,
-        "racers": [progress(race, r, now) for r in race.racers],
+        "racers": [progress(race, r, seats, now) for r in race.racers],
         "starts_at": race.starts_at,
         "deadline": race.deadline,
         "ended_at": race.ended_at,
         "now": now,
         "you": {"seat": me.seat, "game": race.game_id(me)} if me else None,
         "watchers": watchers,
-        "results": results(race) if finished else None,
+        "results": results(race, seats) if finished else None,
         "par": race.par if finished else None,
         "rematch": race.rematch,
         "previous": race.previous,
     }
 
 
-def results(race: Race) -> list[dict[str, Any]]:
+def all_views(race: Race, now: int, watchers: int, seats: Seats) -> dict[str, Any]:
+    """Every audience's ``race`` body: each racer's by player id, the watchers' under ``""``."""
+    out = {r.player: race_view(race, r.player, now, watchers, seats) for r in race.racers}
+    out[""] = race_view(race, None, now, watchers, seats)
+    return out
+
+
+def results(race: Race, seats: Seats) -> list[dict[str, Any]]:
     out = []
-    for rank, r in enumerate(race.ranking(), start=1):
+    for rank, r in enumerate(race.ranking(seats), start=1):
         end = r.finished_at if r.finished_at is not None else race.ended_at or 0
+        seat = seats.get(r.seat)
+        game = seat.game if seat is not None else None
         out.append(
             {
                 "rank": rank,
@@ -119,12 +103,13 @@ def results(race: Race) -> list[dict[str, Any]]:
                 "player": r.player,
                 "name": r.name,
                 "status": r.status,
-                "score": r.final_score,
-                "removed": r.game.removed if r.game else 0,
-                "moves": r.game.moves if r.game else 0,
-                "undos": r.game.undos if r.game else 0,
+                "score": r.final_score(seat),
+                "removed": game.removed if game else 0,
+                "moves": game.moves if game else 0,
+                "undos": game.undos if game else 0,
                 "elapsed": race.elapsed(r, end),
                 "game": race.game_id(r),
+                "scored_as_stuck": r.status == "stuck" or r.outcome in STOPPED,
             }
         )
     return out
@@ -133,7 +118,3 @@ def results(race: Race) -> list[dict[str, Any]]:
 def _variants(race: Race) -> dict[str, Any]:
     v = race.code.variants
     return {"strict": v.strict, "jokers": v.jokers, "empty_discard": v.empty_discard}
-
-
-def is_over(game: Game) -> bool:
-    return game.status is not Status.PLAYING

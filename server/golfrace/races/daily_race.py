@@ -1,0 +1,99 @@
+"""The daily challenge as a race: an attempt is a one-seat race on the day's code, started at once; the
+player's status of the day (``daily``). The day's code, first attempts, results and streaks live in
+``daily.py``."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import date
+from typing import Any
+
+from ..store import seat_id
+from .daily import day_of, next_day_ms, share_text
+from .race import Race, RaceOptions
+from .service import RaceService, new_race_id, split_game_id
+
+
+async def daily_play(service: RaceService, player: str, name: str) -> Race:
+    """The player's ranked attempt of the day, claimed atomically (``DailyBook.claim_first``): every tab
+    asking at once gets that one attempt while it runs; once it has ended, a practice attempt."""
+    now = service.clock()
+    day = day_of(now)
+    code = await service.daily.code(day)
+    race_id = new_race_id()
+    game_id = seat_id(race_id, 1)
+
+    def attempt(ranked: bool) -> Race:  # built (and its name checked) before the attempt is claimed
+        return Race.create(
+            race_id,
+            code,
+            host=player,
+            name=name,
+            now=now,
+            options=RaceOptions(undo=True, time_limit_s=0, seats=1),
+            ranked=ranked,
+            daily=day.isoformat(),
+            settings=service.settings,
+        ).start(player, now, service.settings)
+
+    ranked = attempt(True)
+    for _ in range(3):  # a claimant that failed to store its attempt released the claim: claim again
+        holder = await service.daily.claim_first(day, player, game_id)
+        if holder == game_id:
+            try:
+                await service.insert(ranked, service.seat_games(ranked)[1])
+            except BaseException:
+                await service.daily.release(day, player, game_id)
+                raise
+            service.tasks.spawn(service.compute_par(ranked))  # created started: start() does not run for it
+            return ranked
+        first = await _claimed_attempt(service, day, player, holder)
+        if first is not None and first.ended_at is None:
+            return first
+        if first is not None or await service.daily.first_game(day, player) == holder:
+            break  # it has ended (or never got stored): practice
+    practice = attempt(False)
+    await service.insert(practice, service.seat_games(practice)[1])
+    service.tasks.spawn(service.compute_par(practice))
+    return practice
+
+
+async def _claimed_attempt(service: RaceService, day: date, player: str, game_id: str) -> Race | None:
+    """The race of the claimed attempt ``game_id``, waiting up to ``daily_claim_wait_s`` for the tab that
+    claimed it to store it; None if it does not appear (or its claim is released meanwhile)."""
+    split = split_game_id(game_id)
+    if split is None:
+        return None
+    deadline = time.monotonic() + service.settings.daily_claim_wait_s
+    while True:
+        race = await service.load(split[0])
+        if race is not None:
+            return race
+        if time.monotonic() >= deadline or await service.daily.first_game(day, player) != game_id:
+            return None
+        await asyncio.sleep(0.01)
+
+
+async def daily_status(service: RaceService, player: str) -> dict[str, Any]:
+    now = service.clock()
+    day = day_of(now)
+    result = await service.daily.result(day, player)
+    streak = await service.daily.streak(player)
+    out: dict[str, Any] = {
+        "date": day.isoformat(),
+        "next_at": next_day_ms(now),
+        "next_in": next_day_ms(now) - now,
+        "played": await service.daily.first_game(day, player) is not None,
+        "result": result,
+        "streak": streak.current(day),
+        "best_streak": streak.best,
+        "code": None,
+        "share": None,
+    }
+    if result is not None:
+        out["code"] = str(await service.daily.code(day))
+        out["share"] = share_text(
+            day.isoformat(), result["score"], result["elapsed"], result["moves"], result["left"]
+        )
+    return out

@@ -1,0 +1,225 @@
+"""The websocket handlers of races, watching, leaderboards and the daily challenge (the messages are
+defined in ``messages.py``; ``wire.py`` names these handlers for the app's dispatch table). A racer plays
+their seat with the core ``open``/``act``/``resync``; ``race_act`` is a thin alias of ``act`` on the
+caller's seat."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from ..engine import GameCode, Rules, Variants
+from ..engine.errors import CodeError
+from ..handlers import handler, localize, on_act, on_open
+from ..protocol import ProtocolError
+from ..session import Session
+from . import leaderboard as lb
+from . import race_views
+from .daily import parse_day
+from .daily_race import daily_play, daily_status
+from .errors import RaceError
+from .followers import send_board, send_race, wire_of
+from .race import RaceOptions
+from .service import split_game_id
+from .settings import DEFAULT_SETTINGS
+
+
+def _player(session: Session) -> str:
+    if session.player is None:
+        raise ProtocolError("no_hello", "send hello first")
+    return session.player
+
+
+def race_error(exc: RaceError, ref: Any) -> ProtocolError:
+    return ProtocolError(exc.code, exc.message, ref=ref, **exc.params)
+
+
+def _name(session: Session, msg: dict[str, Any]) -> str:
+    return str(msg.get("name") or session.name or "")
+
+
+@handler("race_new")
+async def on_race_new(session: Session, msg: dict[str, Any]) -> None:
+    player, wire = _player(session), wire_of(session)
+    code = None
+    if msg.get("code"):
+        try:
+            code = GameCode.parse(msg["code"])
+        except CodeError as exc:
+            raise ProtocolError("bad_code", str(exc), ref="race_new", part=exc.part) from None
+    v = msg.get("variants", {})
+    options = RaceOptions(
+        msg.get("undo", True), msg.get("limit", 0), msg.get("seats", DEFAULT_SETTINGS.max_racers)
+    )
+    try:
+        race = await wire.service.create(
+            player,
+            _name(session, msg),
+            code,
+            Rules(msg.get("rules", "easy")),
+            Variants(v.get("strict", False), v.get("jokers", 0), v.get("empty_discard", False)),
+            options,
+        )
+    except RaceError as exc:
+        raise race_error(exc, "race_new") from None
+    await wire.follow(session, race.id, "racer", ref="race_new")
+    view = {"t": "race", **race_views.race_view(race, player, wire.service.clock())}
+    if "rid" in msg:
+        view["rid"] = msg["rid"]
+    session.send(view)
+
+
+@handler("race_join")
+async def on_race_join(session: Session, msg: dict[str, Any]) -> None:
+    player, wire = _player(session), wire_of(session)
+    race_id = msg["race"]
+    try:
+        existing = await wire.service.load(race_id)
+        if existing is None:
+            raise RaceError("race_not_found", f"no race {race_id!r}", race=race_id)
+        await wire.follow(session, race_id, "racer", ref="race_join")
+        name = msg.get("name") or (None if existing.racer(player) else _name(session, msg))
+        await wire.service.join(race_id, player, name)
+    except RaceError as exc:
+        await wire.drop((id(session), race_id)) if (id(session), race_id) in wire.followers else None
+        raise race_error(exc, "race_join") from None
+    await send_race(session, race_id, ref="race_join")
+
+
+async def _simple(session: Session, msg: dict[str, Any], what: str) -> None:
+    player, wire = _player(session), wire_of(session)
+    service = wire.service
+    try:
+        if what == "leave":
+            await service.leave(msg["race"], player)
+        elif what == "start":
+            await wire.follow(session, msg["race"], "racer", ref="race_start")
+            await service.start(msg["race"], player)
+        elif what == "resign":
+            await service.resign(msg["race"], player)
+    except RaceError as exc:
+        raise race_error(exc, f"race_{what}") from None
+    if what == "leave":
+        await wire.drop((id(session), msg["race"]))
+        await wire.depart(id(session), msg["race"], gone=False)
+        await send_race(session, msg["race"], ref="race_leave")  # no longer a follower: its own answer
+
+
+@handler("race_leave")
+async def on_race_leave(session: Session, msg: dict[str, Any]) -> None:
+    await _simple(session, msg, "leave")
+
+
+@handler("race_start")
+async def on_race_start(session: Session, msg: dict[str, Any]) -> None:
+    await _simple(session, msg, "start")
+
+
+@handler("race_resign")
+async def on_race_resign(session: Session, msg: dict[str, Any]) -> None:
+    await _simple(session, msg, "resign")
+
+
+@handler("race_act")
+async def on_race_act(session: Session, msg: dict[str, Any]) -> None:
+    """``act`` on the caller's seat of ``race`` (opened as its player first when this connection does not
+    follow it yet: a ``snapshot`` then comes before the answer)."""
+    player, wire = _player(session), wire_of(session)
+    race_id, seq = msg["race"], msg["seq"]
+    race = await wire.service.load(race_id)
+    if race is None:
+        raise ProtocolError("race_not_found", f"no race {race_id!r}", ref=seq, race=race_id)
+    racer = race.racer(player)
+    if racer is None:
+        raise ProtocolError("not_racer", "you have no seat in this race", ref=seq, race=race_id)
+    game_id = race.game_id(racer)
+    await wire.follow(session, race_id, "racer", ref="race_act")
+    if race.starts_at is None:  # no seat game before the start
+        refused = {"t": "refused", "game": game_id, "seq": seq, "code": "race_not_started", "params": {}}
+        session.send(localize(refused, session.lang))
+        return
+    if game_id not in session.follows:
+        await on_open(session, {"t": "open", "game": game_id, "role": "player"})
+    await on_act(session, {**msg, "t": "act", "game": game_id})
+
+
+@handler("race_rematch")
+async def on_race_rematch(session: Session, msg: dict[str, Any]) -> None:
+    player, wire = _player(session), wire_of(session)
+    try:
+        nxt = await wire.service.rematch(msg["race"], player)
+    except RaceError as exc:
+        raise race_error(exc, "race_rematch") from None
+    await wire.follow(session, nxt.id, "racer", ref="race_rematch")
+    await send_race(session, nxt.id, ref="race_rematch")
+
+
+@handler("watch")
+async def on_watch(session: Session, msg: dict[str, Any]) -> None:
+    player, wire = _player(session), wire_of(session)
+    ident = msg["race"]
+    split = split_game_id(ident)
+    race_id = split[0] if split else ident
+    race = await wire.service.load(race_id)
+    if race is None:
+        raise ProtocolError("race_not_found", f"no race {ident!r}", ref="watch", race=ident)
+    if race.racer(player) is not None:
+        raise ProtocolError("own_race", "a racer cannot watch their own race", ref="watch", race=race_id)
+    await wire.follow(session, race_id, "watcher", ref="watch")
+    await send_race(session, race_id, watcher=True, ref="watch")  # read after subscribing: no event between
+
+
+@handler("unwatch")
+async def on_unwatch(session: Session, msg: dict[str, Any]) -> None:
+    await wire_of(session).drop((id(session), msg["race"]))
+
+
+def _board_name(text: str, ref: str, now: int) -> str:
+    kind, _, rest = text.partition(":")
+    try:
+        if kind == "code":
+            return lb.code_board(rest)
+        if kind == "daily":
+            return lb.daily_board(parse_day(rest, now).isoformat())  # a future day: bad_date
+    except CodeError as exc:
+        raise ProtocolError("bad_code", str(exc), ref=ref, part=exc.part) from None
+    except RaceError as exc:
+        raise race_error(exc, ref) from None
+    raise ProtocolError("bad_field", "board is code:<code> or daily:<yyyy-mm-dd>", ref=ref, field="board")
+
+
+@handler("board_watch")
+async def on_board_watch(session: Session, msg: dict[str, Any]) -> None:
+    wire = wire_of(session)
+    board = _board_name(msg["board"], "board_watch", wire.service.clock())
+    await wire.follow_board(session, board)
+    await send_board(session, wire.service, board)
+
+
+@handler("board_unwatch")
+async def on_board_unwatch(session: Session, msg: dict[str, Any]) -> None:
+    with contextlib.suppress(ProtocolError):
+        wire = wire_of(session)
+        await wire.drop(
+            (id(session), "lb:" + _board_name(msg["board"], "board_unwatch", wire.service.clock()))
+        )
+
+
+@handler("daily")
+async def on_daily(session: Session, msg: dict[str, Any]) -> None:
+    try:
+        status = await daily_status(wire_of(session).service, _player(session))
+    except RaceError as exc:
+        raise race_error(exc, "daily") from None
+    session.send({"t": "daily", **status})
+
+
+@handler("daily_play")
+async def on_daily_play(session: Session, msg: dict[str, Any]) -> None:
+    player, wire = _player(session), wire_of(session)
+    try:
+        race = await daily_play(wire.service, player, _name(session, msg))
+    except RaceError as exc:
+        raise race_error(exc, "daily_play") from None
+    await wire.follow(session, race.id, "racer", ref="daily_play")
+    await send_race(session, race.id, ref="daily_play")

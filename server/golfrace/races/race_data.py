@@ -1,0 +1,76 @@
+"""A race as stored: plain JSON-ready data (``Race.to_data``/``Race.from_data``), read back exactly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import GameCode
+from .race import Race, RaceOptions
+from .racer import Outcome, Racer
+from .settings import DEFAULT_SETTINGS
+
+
+def race_to_data(self: Race) -> dict[str, Any]:
+    return {
+        "id": self.id,
+        "code": str(self.code),
+        "options": [self.options.undo, self.options.time_limit_s, self.options.seats],
+        "host": self.host,
+        "created_at": self.created_at,
+        "typed": self.typed,
+        "ranked": self.ranked,
+        "daily": self.daily,
+        "starts_at": self.starts_at,
+        "ended_at": self.ended_at,
+        "par": self.par,
+        "rematch": self.rematch,
+        "previous": self.previous,
+        "next_seat": self.next_seat,
+        "idle_s": self.idle_s,
+        "finalized": self.finalized,
+        "racers": [
+            {
+                "player": r.player,
+                "name": r.name,
+                "seat": r.seat,
+                "outcome": r.outcome.value if r.outcome else None,
+                "finished_at": r.finished_at,
+                "rematch": r.rematch,
+            }
+            for r in self.racers
+        ],
+    }
+
+
+def race_from_data(data: dict[str, Any]) -> Race:
+    undo, limit, seats = data["options"]
+    racers = tuple(
+        Racer(
+            r["player"],
+            r["name"],
+            int(r["seat"]),
+            Outcome(r["outcome"]) if r["outcome"] else None,
+            r["finished_at"],
+            bool(r["rematch"]),
+        )
+        for r in data["racers"]
+    )
+    return Race(
+        data["id"],
+        GameCode.parse(data["code"]),
+        RaceOptions(bool(undo), int(limit), int(seats)),
+        data["host"],
+        int(data["created_at"]),
+        racers,
+        typed=bool(data["typed"]),
+        ranked=bool(data["ranked"]),
+        daily=data["daily"],
+        starts_at=data["starts_at"],
+        ended_at=data["ended_at"],
+        par=data["par"],
+        rematch=data["rematch"],
+        previous=data["previous"],
+        next_seat=int(data["next_seat"]),
+        idle_s=int(data.get("idle_s", DEFAULT_SETTINGS.idle_forfeit_s)),
+        finalized=bool(data.get("finalized", False)),
+    )

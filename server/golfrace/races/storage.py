@@ -1,0 +1,163 @@
+"""A race in Redis: its record, its gate and its seats' games, read together and written by one script.
+
+Keys, all under the race's hash tag (one Redis Cluster slot for a race and everything of it):
+
+- ``race:{<id>}``        the race as JSON (``Race.to_data``), TTL ``race_ttl_s``
+- ``race:{<id>}:gate``   what the seats' commits check (``store.gate_key``, ``Race.gate``)
+- ``game:{<id>}-<seat>`` each racer's game, an ordinary stored game (``store.game_key``)
+- ``race:{<id>}:wh``, ``race:{<id>}:here``: watcher counts and lobby presence (``presence.py``)
+- channel ``race:{<id>}``: the race's events, published (``SPUBLISH`` on a Redis Cluster) by the same script
+  as the write (and the seats' move events, published by their commits), so every instance sees them in
+  commit order.
+
+A write is a compare-and-set in one Lua script (``WRITE``): the record must still be the one read and every
+seat still at the version read (a seat's move between the read and the write makes it try again), then the
+record, the gate and any new seat games are written and the event published — no WATCH/MULTI, nothing
+outside the one slot.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from ..store import Store, game_key, gate_key, pack_args, seat_id
+from .race import Race
+from .racer import Seat, Seats
+
+WRITE = """
+local ARGV = cmsgpack.unpack(ARGV[1])
+local current = redis.call('GET', KEYS[1])
+if ARGV[1] == '' then
+  if current then return 'exists' end
+elseif not current then return 'gone'
+elseif current ~= ARGV[1] then return 'conflict' end
+for i, want in ipairs(ARGV[6]) do
+  local v = redis.call('HGET', KEYS[2 + i], 'v')
+  if (v or '') ~= want then return 'conflict' end
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+if #ARGV[5] > 0 then
+  redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[2], unpack(ARGV[5]))
+  redis.call('EXPIRE', KEYS[2], ARGV[3])
+end
+for i, fields in ipairs(ARGV[7]) do
+  if #fields > 0 then
+    redis.call('HSET', KEYS[2 + i], unpack(fields))
+    redis.call('EXPIRE', KEYS[2 + i], ARGV[8])
+  end
+end
+if ARGV[9] ~= '' then redis.call(ARGV[10], ARGV[4], ARGV[9]) end
+return 'ok'
+"""
+
+DELETE = """
+local current = redis.call('GET', KEYS[1])
+if not current then return 'gone' end
+if current ~= ARGV[1] then return 'conflict' end
+redis.call('DEL', unpack(KEYS))
+if ARGV[3] ~= '' then redis.call(ARGV[4], ARGV[2], ARGV[3]) end
+return 'ok'
+"""
+
+
+def race_key(race_id: str) -> str:
+    return f"race:{{{race_id}}}"
+
+
+def race_channel(race_id: str) -> str:
+    return f"race:{{{race_id}}}"
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A race as read: the stored text (what a write compares), the race and its seats."""
+
+    raw: bytes
+    race: Race
+    seats: Seats
+    versions: Mapping[int, int | None]
+    """Seat → the version read (None: no game stored), which a write checks."""
+
+
+class RaceStore:
+    def __init__(self, redis: aioredis.Redis, store: Store, race_ttl_s: int) -> None:
+        self.redis = redis
+        self.store = store
+        self.race_ttl_s = race_ttl_s
+        self._write = redis.register_script(WRITE)
+        self._delete = redis.register_script(DELETE)
+
+    async def read(self, race_id: str) -> Loaded | None:
+        raw = await self.redis.get(race_key(race_id))
+        if raw is None:
+            return None
+        race = Race.from_data(json.loads(raw))
+        seats, versions = await self.seats(race)
+        return Loaded(raw if isinstance(raw, bytes) else raw.encode(), race, seats, versions)
+
+    async def seats(self, race: Race) -> tuple[dict[int, Seat], dict[int, int | None]]:
+        """The racers' games (none before the start)."""
+        if race.starts_at is None:
+            return {}, {}
+        numbers = [r.seat for r in race.racers]
+        loaded = await self.store.load_seats([seat_id(race.id, n) for n in numbers])
+        seats: dict[int, Seat] = {}
+        versions: dict[int, int | None] = {}
+        for n, (stored, last) in zip(numbers, loaded, strict=True):
+            versions[n] = None if stored is None else stored.v
+            if stored is not None:
+                seats[n] = Seat(stored.game, stored.v, last)
+        return seats, versions
+
+    async def delete(self, before: Loaded, event: bytes = b"") -> str:
+        """Drop a lobby nobody is in any more (its record, gate, watcher and presence keys), if unchanged
+        since ``before`` was read; ``ok``, ``conflict`` or ``gone``."""
+        race_id = before.race.id
+        keys = [race_key(race_id), gate_key(race_id), race_key(race_id) + ":wh", race_key(race_id) + ":here"]
+        args: list[bytes | str] = [before.raw, race_channel(race_id), event, self.store.publish_command]
+        reply = await self._delete(keys=keys, args=args)
+        return reply.decode() if isinstance(reply, bytes) else str(reply)
+
+    async def write(
+        self,
+        before: Loaded | None,
+        after: Race,
+        event: bytes = b"",
+        new_seats: Mapping[int, dict[str, Any]] | None = None,
+    ) -> str:
+        """``ok``; ``conflict`` (the race or a seat changed since ``before`` was read: read again and retry),
+        ``gone`` (the race expired) or ``exists`` (``before`` None: a race with this id exists already)."""
+        new_seats = new_seats or {}
+        versions = dict(before.versions) if before is not None else {}
+        numbers = sorted(set(versions) | set(new_seats))
+        keys = [race_key(after.id), gate_key(after.id)] + [game_key(seat_id(after.id, n)) for n in numbers]
+        gate = [str(part) for item in after.gate().items() for part in item]
+        expect = ["" if versions.get(n) is None else str(versions[n]) for n in numbers]
+        creates = [
+            [_text(part) for item in new_seats[n].items() for part in item] if n in new_seats else []
+            for n in numbers
+        ]
+        args = [
+            before.raw if before is not None else "",
+            json.dumps(after.to_data()),
+            self.race_ttl_s,
+            race_channel(after.id),
+            gate,
+            expect,
+            creates,
+            self.store.settings.idle_game_ttl,
+            event,
+            self.store.publish_command,  # SPUBLISH on a Redis Cluster (sharded, as the hub listens)
+        ]
+        reply = await self._write(keys=keys, args=[pack_args(args)])
+        return reply.decode() if isinstance(reply, bytes) else str(reply)
+
+
+def _text(part: Any) -> str | bytes:
+    return part if isinstance(part, bytes | str) else str(part)

@@ -1,0 +1,102 @@
+"""When time alone changes a race (its time limit, an idle racer's forfeit): one timer per race per instance,
+and the retry loop behind it and behind other best-effort race work while Redis is away."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from ..errors import cause
+from .errors import RaceError
+
+log = logging.getLogger("golfrace.races")
+Clock = Callable[[], int]
+
+SETTLE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+"""Waits between attempts to settle a race (time limit, idle racers) while Redis is unreachable."""
+
+
+async def retrying(
+    attempt: Callable[[], Awaitable[None]],
+    waits: Sequence[float],
+    settled: tuple[type[BaseException], ...],
+    what: str,
+) -> None:
+    """Await ``attempt`` until it returns or raises one of ``settled`` (nothing left to do); any other failure
+    (Redis away) is logged and the next attempt comes after the next of ``waits``. One attempt more than there
+    are waits: the last comes after the last wait, and if it fails too that is logged as giving up."""
+    for wait in (*waits, None):
+        try:
+            await attempt()
+            return
+        except settled:
+            return
+        except Exception as exc:
+            # Redis away (a restart, a failover) is routine: one line with its cause; anything else is a bug
+            routine = isinstance(exc, RedisError | OSError)
+            if wait is None:
+                log.error(
+                    "%s failed; giving up after %d attempts: %s", what, len(waits) + 1, cause(exc),
+                    exc_info=not routine,
+                )  # fmt: skip
+                return
+            log.warning("%s failed (%s); retrying in %g s", what, cause(exc), wait, exc_info=not routine)
+            await asyncio.sleep(wait)
+
+
+class Tasks:
+    """Background tasks of the race services, cancelled together at shutdown."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+
+class Timers:
+    """Race id → when this instance's timer for the race fires (``Race.next_check``). Every instance that
+    loads, writes or follows a running race keeps one, so the race ends on time while any instance that
+    serves it is alive (the one that started it may be gone); the race's compare-and-set makes the timers of
+    several instances change it once."""
+
+    def __init__(self, clock: Clock, settle: Callable[[str], Awaitable[None]], tasks: Tasks) -> None:
+        self.clock = clock
+        self.settle = settle
+        """Settles the race now (and arms the next timer); a RaceError: gone, nothing to do."""
+        self.tasks = tasks
+        self._at: dict[str, int] = {}
+
+    def arm(self, race_id: str, at: int | None, ended_at: int | None) -> None:
+        """Make sure a timer settles the race at ``at``. One timer per race: a later time waits for the
+        earlier timer, which re-arms for the race's next check when it fires."""
+        if at is None or ended_at is not None:
+            return
+        current = self._at.get(race_id)
+        if current is not None and current <= at:
+            return
+        self._at[race_id] = at
+        self.tasks.spawn(self._fire_at(race_id, at))
+
+    async def _fire_at(self, race_id: str, at: int) -> None:
+        try:
+            await asyncio.sleep(max(0.0, (at - self.clock()) / 1000) + 0.01)
+        finally:
+            if self._at.get(race_id) == at:
+                del self._at[race_id]
+        # a RaceError: gone, or settled by someone else meanwhile (any load or move settles it as well)
+        await retrying(lambda: self.settle(race_id), SETTLE_RETRY_S, (RaceError,), f"settling race {race_id}")

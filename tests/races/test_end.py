@@ -1,0 +1,123 @@
+"""The end of a race is idempotent and completed by whoever touches the race next: an instance that dies
+right after the write that ended a race leaves records, leaderboards, personal bests and the daily result
+to the next instance (or HTTP request) that reads it — exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from golfrace.races import leaderboard as lb
+from golfrace.races.daily import day_of
+from golfrace.races.race import Race, Seats
+from golfrace.races.service import RaceService
+from golfrace.settings import Settings
+from golfrace.testing import running_server
+
+from ..accounts.helpers import make_account_record
+from .test_wire import T, new_race, start
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def die_after_the_end(service: RaceService, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The instance dies just after writing a race's end: its aftermath never runs (a fault injected into
+    the real service; nothing else is replaced)."""
+    ended: list[str] = []
+
+    async def dead(race: Race, seats: Seats) -> Race:
+        ended.append(race.id)
+        return race
+
+    monkeypatch.setattr(service, "_finish", dead)
+    return ended
+
+
+def another_instance(service: RaceService) -> RaceService:
+    """A second race service on the same Redis, as another server process has."""
+    return RaceService(service.redis, service.store, service.settings, service.daily, clock=service.clock)
+
+
+async def test_a_daily_end_whose_aftermath_died_is_completed_once_by_another_instance(
+    make_client: Any, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service: RaceService = server.ctx.extras["races"].service
+    ended = die_after_the_end(service, monkeypatch)
+    dee = await make_client(name="Dee")
+    await make_account_record(server.ctx.redis, dee.player, "Dee")  # public boards take accounts only
+    await dee.send({"t": "daily_play"})
+    race = await dee.expect("race", T, where=lambda m: m.get("daily") is not None)
+    rid, day = race["race"], day_of(service.clock())
+    assert race["ranked"]
+    await dee.send({"t": "race_resign", "race": rid})
+    await dee.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    assert ended == [rid]
+    game = f"{rid}-1"
+    assert await service.records.load(game) is None  # what the dead instance left: no aftermath at all
+    assert await service.daily.result(day, dee.player) is None
+
+    monkeypatch.undo()  # (the dead instance's own service is not used again below)
+    for _ in range(2):  # the next touch completes it; any later touch changes nothing
+        other = another_instance(service)
+        try:
+            touched = await other.load(rid)
+        finally:
+            await other.close()
+        assert touched is not None and touched.finalized
+        record = await other.records.load(game)
+        assert record is not None and record.status == "resigned" and record.daily == day.isoformat()
+        _, entries = await other.boards.page(lb.daily_board(day.isoformat()), 0, 100)
+        assert [e["game"] for e in entries if e["player"] == dee.player] == [game]
+        _, bests = await other.boards.page(lb.bests_board(dee.player), 0, 100)
+        assert [e["game"] for e in bests] == [game]
+        result = await other.daily.result(day, dee.player)
+        assert result is not None and result["game"] == game
+        streak = await other.daily.streak(dee.player)
+        assert streak.current(day) == 1 and streak.best == 1
+
+
+async def test_a_race_game_record_is_served_even_when_its_end_was_cut_short(
+    make_client: Any, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service: RaceService = server.ctx.extras["races"].service
+    ended = die_after_the_end(service, monkeypatch)
+    ann = await make_client(name="Ann")
+    await make_account_record(server.ctx.redis, ann.player, "Ann")  # public boards take accounts only
+    rid = (await new_race(ann, name="Ann", seats=1))["race"]
+    await start(ann, rid)
+    await ann.send({"t": "race_resign", "race": rid})
+    await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    assert ended == [rid] and await service.records.load(f"{rid}-1") is None
+    monkeypatch.undo()
+    async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+        resp = await http.get(f"/api/games/{rid}-1")  # once answered 409 forever
+        assert resp.status_code == 200, resp.text
+        assert resp.json()["status"] == "resigned" and resp.json()["score"] == 0
+    code = str((await service.load(rid)).code)  # type: ignore[union-attr]
+    _, entries = await service.boards.page(lb.code_board(code), 0, 100)
+    assert [e["game"] for e in entries if e["player"] == ann.player] == [f"{rid}-1"]
+
+
+async def test_an_instance_that_saw_the_end_completes_it_when_the_ending_one_died(
+    settings: Settings, make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running_server(settings.with_(port=0)) as a, running_server(settings.with_(port=0)) as b:
+        ended = die_after_the_end(a.ctx.extras["races"].service, monkeypatch)
+        ann = await make_client(a.ws, name="Ann")
+        eve = await make_client(b.ws, name="Eve")
+        rid = (await new_race(ann, name="Ann", seats=1))["race"]
+        await eve.send({"t": "watch", "race": rid})  # B follows the race: it sees the end's event
+        await eve.expect("race_watch", T)
+        await start(ann, rid)
+        await ann.send({"t": "race_resign", "race": rid})
+        await eve.expect("race", T, where=lambda m: m["phase"] == "finished")
+        assert ended == [rid]  # A wrote the end and "died" before its aftermath
+        records = b.ctx.extras["races"].service.records  # a plain read: it touches no race
+        deadline = asyncio.get_running_loop().time() + T
+        while (record := await records.load(f"{rid}-1")) is None:
+            assert asyncio.get_running_loop().time() < deadline, "B never completed the end"
+            await asyncio.sleep(0.1)
+        assert record.status == "resigned"
