@@ -403,7 +403,8 @@ def print_plan(phases: dict[str, Any]) -> None:
         return moves * (sat["us"][component] + fanout * per_frame[component]) / 1e6
 
     instances = cores("instances") / BUSY
-    masters = moves * sat["us"]["masters"] / 1e6 / BUSY
+    spread = cores("masters")  # every frame's connection on another instance: a delivery per frame
+    together = moves * (sat["us"]["masters"] + per_frame["masters"]) / 1e6  # a race on one instance
     print(
         f"  plan: {PLAYERS_TARGET:,} players, a move every {MOVE_EVERY_S:g} s = {moves:,.0f} moves/s;"
         f" races of {RACERS_PER_RACE} with {WATCHERS_PER_RACE} watchers = {fanout} frames a move,"
@@ -415,8 +416,10 @@ def print_plan(phases: dict[str, Any]) -> None:
         f" {connections / math.ceil(instances) * IDLE_KB / 1024:,.0f} MB each)"
     )
     print(
-        f"      masters: {moves * sat['us']['masters'] / 1e6:.1f} cores of Redis work → {math.ceil(masters)}"
-        f" masters at {BUSY:.0%} (+ as many replicas: {moves * sat['us']['replicas'] / 1e6:.1f} cores);"
+        f"      masters: {spread:.1f} cores of Redis work → {math.ceil(spread / BUSY)} masters at {BUSY:.0%}"
+        f" when a move's {fanout} followers sit on {fanout} other instances (a delivery each);"
+        f" {together:.1f} cores → {math.ceil(together / BUSY)} masters when a race's connections share"
+        f" one instance; as many replicas ({moves * sat['us']['replicas'] / 1e6:.1f} cores);"
         f" HAProxy {cores('haproxy'):.1f} cores"
     )
 

@@ -799,7 +799,9 @@ def fanout_run(
     base: Settings, args: argparse.Namespace, tmp: str, redis_pids: list[int], direct: bool, watchers: int
 ) -> dict[str, Any]:
     """One mover and ``watchers`` watchers of its game on a fresh server: server CPU per delivery."""
-    server = start_process(base.with_(port=free_port(), direct_frames=direct), log=Path(tmp) / "server.log")
+    server = start_process(
+        base.with_(port=free_port(), direct_frames=direct), env=server_env(args), log=Path(tmp) / "server.log"
+    )
     try:
         assert server.process is not None
         token, game = asyncio.run(make_game(server.ws))
@@ -831,6 +833,11 @@ def fanout_run(
     return out
 
 
+def server_env(args: argparse.Namespace) -> dict[str, str]:
+    """``--server-src``: the game servers import ``golfrace`` from that tree (the load generators do not)."""
+    return {"PYTHONPATH": args.server_src} if args.server_src else {}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=200)
@@ -852,6 +859,11 @@ def main() -> int:
         "--no-uvloop", action="store_true", help="load generators on the default asyncio loop"
     )
     parser.add_argument("--no-persist", action="store_true", help="embedded Redis without AOF/snapshots")
+    parser.add_argument(
+        "--server-src",
+        help="run the game servers from this source folder (PYTHONPATH), e.g. an older commit's server/ "
+        "from `git archive <commit> server | tar -x -C /tmp/old` (settings it lacks are ignored)",
+    )
     args = parser.parse_args()
     phases = set(args.phases.split(","))
     if not phases <= set(PHASES):
@@ -874,7 +886,11 @@ def main() -> int:
                     terminate(echo)
             for mode in [m for m in ("game", "paced", "race", "race_paced") if m in phases]:
                 env = RACE_ENV if mode.startswith("race") else None
-                server = start_process(base.with_(port=free_port()), env=env, log=Path(tmp) / "server.log")
+                server = start_process(
+                    base.with_(port=free_port()),
+                    env={**(env or {}), **server_env(args)},
+                    log=Path(tmp) / "server.log",
+                )
                 try:
                     assert server.process is not None
                     report[mode] = run_load(server.ws, mode, args, [server.process.pid], redis_pids)
@@ -893,7 +909,9 @@ def main() -> int:
                 report["fanout_floor"] = floor_run(args, args.fanout_watchers)
             if args.idle and "idle" in phases:
                 for compression in (False, True):
-                    server = start_process(base.with_(port=free_port(), compression=compression))
+                    server = start_process(
+                        base.with_(port=free_port(), compression=compression), env=server_env(args)
+                    )
                     try:
                         assert server.process is not None
                         per = asyncio.run(idle_memory(server.ws, server.process.pid, args.idle, compression))

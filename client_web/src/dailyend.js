@@ -2,6 +2,7 @@
 // streak, a histogram of today's scores with the player's percentile, and the share text in the page's
 // language (the system's share sheet where there is one, else copied). It follows the `race` messages of the
 // daily attempts this page plays (the race view shows the board), so it needs nothing from that view.
+import { account, rankedNotice } from "./account.js";
 import { t } from "./i18n.js";
 import { clock } from "./format.js";
 import { dailyShareText, percentile } from "./dailyshare.js";
@@ -42,6 +43,7 @@ export function installDailyEnd(app) {
         </dl>
         <p class="par de-par"></p>
         <p class="unranked-why de-unranked" hidden></p>
+        <div class="ranked-slot" hidden></div>
         <section class="de-scores" aria-labelledby="de-scores-title" hidden>
           <h3 id="de-scores-title" data-t="ui.daily_scores"></h3>
           <p class="de-players"></p>
@@ -89,6 +91,7 @@ export function installDailyEnd(app) {
     why.textContent = race.ranked ? "" : `${t("ui.unranked")}: ${t(unrankedReason(race))}`;
     view.mine = race.ranked ? (mine?.score ?? null) : view.mine;
     d.dataset.par = race.par == null ? "" : String(race.par);
+    rankedNotice(d.querySelector(".ranked-slot"), { ranked: Boolean(race.ranked) }); // guests: sign up to rank
   }
 
   /** The day's status for the streak and the share text: asked again while the result is being stored. */
@@ -129,6 +132,9 @@ export function installDailyEnd(app) {
     paintScores(view, body);
   }
 
+  /** Whether the player's result is on the day's public board (accounts only), so among the counts. */
+  const counted = () => Boolean(account());
+
   function paintScores(view, body) {
     const d = view.dialog;
     const scores = body.scores ?? [];
@@ -140,11 +146,11 @@ export function installDailyEnd(app) {
       li.querySelector(".h-score").textContent = String(score);
       li.querySelector(".h-n").textContent = String(n);
       li.querySelector(".h-bar span").style.width = `${Math.max(4, (100 * n) / most)}%`;
-      if (score === view.mine) li.classList.add("me");
+      if (score === view.mine && counted()) li.classList.add("me");
       return li;
     });
     d.querySelector(".histogram").replaceChildren(...bars);
-    const p = percentile(scores, view.mine);
+    const p = percentile(scores, view.mine, counted());
     const line = d.querySelector(".de-percentile");
     line.hidden = p == null;
     line.textContent = p == null ? "" : t("ui.daily_percentile", { p });

@@ -26,12 +26,14 @@ export function dailyShareText(date, result, link = `${location.origin}/#/daily`
 
 /** Better than how many of the day's other players, in percent (null while there is nobody to compare):
  * those with a lower score, and half of those with the same. */
-export function percentile(scores, mine) {
+export function percentile(scores, mine, counted = true) {
   const total = scores.reduce((sum, [, n]) => sum + n, 0);
-  if (total < 2 || mine == null) return null;
+  const others = counted ? total - 1 : total; // a guest's result is not on the board (accounts only)
+  if (others < 1 || mine == null) return null;
   const below = scores.reduce((sum, [score, n]) => sum + (score < mine ? n : 0), 0);
-  const tied = Math.max(0, (scores.find(([score]) => score === mine)?.[1] ?? 1) - 1);
-  return Math.round((100 * (below + tied / 2)) / (total - 1));
+  const same = scores.find(([score]) => score === mine)?.[1] ?? 0;
+  const tied = counted ? Math.max(0, same - 1) : same;
+  return Math.round((100 * (below + tied / 2)) / others);
 }
 
 /** The player's name: asked once (a dialog) before the first ranked attempt when none is kept; resolves

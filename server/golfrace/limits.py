@@ -125,7 +125,9 @@ def origin_allowed(headers: Iterable[tuple[bytes, bytes]], allowed: str) -> bool
 def kind_of(session: Session, msg: dict[str, Any]) -> str | None:
     t = msg.get("t")
     if t == "hello":
-        return "identity" if not msg.get("token") and session.player is None else None
+        # a hello with an account session is someone (accounts/hello.py charges it if it is no live session)
+        new = not msg.get("token") and not msg.get("session") and session.player is None
+        return "identity" if new else None
     return MESSAGE_KINDS.get(str(t))
 
 

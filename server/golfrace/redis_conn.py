@@ -35,6 +35,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .engine.errors import GolfError
+from .seams import redis_slots
 from .settings import Settings
 from .store import BATCH_RETRY, Batcher, settings_batcher
 
@@ -132,8 +133,7 @@ class ShardedCluster(RedisCluster):
         return int(await self.spublish(channel, message))
 
     async def ping(self, **kwargs: Any) -> bool:
-        if self._initialize:
-            await self.initialize()
+        await redis_slots.ready(self)
         last: Exception | None = None
         for node in random.sample(self.get_primaries(), len(self.get_primaries())):
             try:
@@ -245,14 +245,13 @@ class ClusterBatcher:
         self._refreshing: asyncio.Task[None] | None = None
         self._refreshed_at = 0.0
 
-    def _for_slot(self, slot: int) -> Batcher:
-        node = self.cluster.nodes_manager.get_node_from_slot(slot)
-        where = (node.host, int(node.port))
+    def _for_key(self, key: str) -> Batcher:
+        where = redis_slots.master_of(self.cluster, key)
         found = self._batchers.get(where)
         if found is None:
             settings = self.settings
             found = Batcher(
-                node_client(node.host, int(node.port), self.auth, settings),
+                node_client(where[0], where[1], self.auth, settings),
                 settings.batch_connections,
                 settings.batch_timeout_s,
                 self.wait_replicas,
@@ -264,11 +263,10 @@ class ClusterBatcher:
         return found
 
     async def _routed(self, key: Any, run: Callable[[Batcher], Awaitable[Any]]) -> Any:
-        if self.cluster._initialize:
-            await self.cluster.initialize()
-        slot = self.cluster.keyslot(key)
+        await redis_slots.ready(self.cluster)
+        name = key.decode() if isinstance(key, bytes) else str(key)
         for attempt in range(REDIRECTS + 1):
-            target = self._for_slot(slot)
+            target = self._for_key(name)
             try:
                 return await run(target)
             except REROUTE:
@@ -297,12 +295,12 @@ class ClusterBatcher:
         if pause > 0:
             await asyncio.sleep(pause)
         try:
-            await self.cluster.nodes_manager.initialize()
+            await redis_slots.reload(self.cluster)
         except Exception as exc:
             log.warning("reloading the cluster's slot map failed: %r", exc)
         finally:
             self._refreshed_at = time.monotonic()
-        live = {(n.host, int(n.port)) for n in self.cluster.get_primaries()}
+        live = redis_slots.masters(self.cluster)
         for where in [w for w in self._batchers if w not in live]:  # a master that is gone or a replica now
             old = self._batchers.pop(where)
             asyncio.get_running_loop().create_task(old.aclose())

@@ -25,7 +25,19 @@ ALLOWED_POLICIES = ("volatile-lru", "volatile-lfu", "volatile-ttl", "volatile-ra
 
 PERMANENT_KEYS = ("golfrace:secret",)
 """The only keys meant to live without a TTL (the server secret that signs tokens and seeds the daily
-challenge); every other key expires (tests/server/test_keyspace.py scans for any that does not)."""
+challenge), with the accounts' keys of ``PERMANENT_PATTERNS``; every other key expires
+(tests/server/test_keyspace.py scans for any that does not)."""
+PERMANENT_PATTERNS = (
+    "acct:{*}",
+    "acct:{*}:keys",
+    "acct:{*}:boards",
+    "uname:{*}",
+    "hist:{*}",
+    "hist:{*}:z",
+    "hist:{*}:g",
+)
+"""Accounts, their passkeys, board index, username and history are kept for good (docs/accounts.md: an
+account survives restarts and is never evicted); ``fnmatch`` patterns, ``*`` a player id or a name."""
 
 
 class RedisServerError(Exception):

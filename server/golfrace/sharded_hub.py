@@ -27,6 +27,7 @@ from redis.asyncio.cluster import RedisCluster
 
 from .hub import LISTEN_RETRY, SUBSCRIBE_TIMEOUT, Hub, Subscriber
 from .protocol import pack
+from .seams import redis_slots
 
 log = logging.getLogger("golfrace.hub")
 RECOVER_MAX = 0.5
@@ -134,17 +135,15 @@ class ShardedHub(Hub):
             raise
 
     def _link_for(self, channel: str) -> _Link:
-        node = self.cluster.nodes_manager.get_node_from_slot(self.cluster.keyslot(channel))
-        where = (node.host, int(node.port))
+        where = redis_slots.master_of(self.cluster, channel)
         link = self._links.get(where)
         if link is None or link.dead:
-            link = self._links[where] = _Link(node.host, int(node.port), self.cluster)
+            link = self._links[where] = _Link(where[0], where[1], self.cluster)
         return link
 
     async def _send(self, channel: str) -> None:
         """``SSUBSCRIBE`` on the master that owns ``channel`` now (its confirmation comes to the listener)."""
-        if self.cluster._initialize:
-            await self.cluster.initialize()
+        await redis_slots.ready(self.cluster)
         link = self._link_for(channel)
         link.channels.add(channel)
         self._owner[channel] = link
@@ -239,7 +238,7 @@ class ShardedHub(Hub):
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, RECOVER_MAX)
             try:
-                await self.cluster.nodes_manager.initialize()
+                await redis_slots.reload(self.cluster)
             except Exception as exc:
                 log.warning("reloading the cluster's slot map failed: %r", exc)
                 continue
@@ -258,7 +257,7 @@ class ShardedHub(Hub):
                         link.channels.discard(name)
                     continue
                 self._orphans.discard(name)
-        primaries = {(n.host, n.port) for n in self.cluster.get_primaries()}
+        primaries = redis_slots.masters(self.cluster)
         for where, link in list(self._links.items()):
             if where not in primaries and not link.channels:  # a master that is gone or a replica now
                 del self._links[where]

@@ -78,7 +78,7 @@ async def sign_up(
     return body
 
 
-async def ws_client(server: RunningServer, session: str | None = None, token: str | None = None) -> Client:
+async def ws_client(server: Any, session: str | None = None, token: str | None = None) -> Client:
     client = Client(server.ws, token=token)
     await client.connect()
     msg: dict[str, Any] = {"t": "hello", "lang": "en"}

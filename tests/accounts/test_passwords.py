@@ -9,10 +9,11 @@ import redis.asyncio as aioredis
 from golfrace.accounts import keys
 from golfrace.accounts.errors import AccountError
 from golfrace.accounts.names import check_username
+from golfrace.accounts.service import CLOSE_SIGNED_OUT
 from golfrace.accounts.sessions import COOKIE
 from golfrace.testing import RunningServer
 
-from .conftest import PASSWORD, new_name, sign_up, ws_client
+from .conftest import PASSWORD, TIMEOUT, new_name, sign_up, ws_client
 
 
 async def test_sign_up_sets_an_httponly_cookie_and_stores_only_hashes(
@@ -100,6 +101,8 @@ async def test_hello_with_the_session_is_the_accounts_player(
     body = await sign_up(http, token=anon.token)
     player = body["account"]["player"]
     assert player == anon.player  # the account adopted the anonymous id
+    # the guest connection (whoever holds the old token) is closed: only a session opens the account now
+    assert await anon.wait_closed(TIMEOUT) == CLOSE_SIGNED_OUT
     session = http.cookies[COOKIE]
     signed = await ws_client(acct_server, session=session)
     assert signed.player == player and signed.welcome is not None

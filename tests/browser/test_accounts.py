@@ -94,6 +94,8 @@ def test_passkey_sign_up_second_device_ranked_race_in_history(new_context: Any, 
 def test_password_sign_up_sign_out_and_sign_in(new_context: Any, web_server: Any) -> None:
     base = _base(web_server)
     page, _cdp, _ = _account_page(new_context, base)
+    page.wait_for_selector(".signup-form")
+    shot(page, "account-signed-out")
     name = "Pw" + secrets.token_hex(4)
     page.fill(".signup-form [name=username]", name)
     page.fill(".signup-form [name=password]", "password")
@@ -164,6 +166,7 @@ def test_a_deleted_accounts_entry_reads_deleted_player(new_context: Any, web_ser
     page.goto(base + "/#/daily")
     page.wait_for_selector(".daily-view[data-played]")
     page.click(".play-daily")
+    page.click("dialog.name-ask .go")  # the name asked once before the first attempt: left empty
     page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
     resign(page)
     page.wait_for_selector(".results:not([hidden])")
@@ -184,3 +187,18 @@ def test_a_deleted_accounts_entry_reads_deleted_player(new_context: Any, web_ser
     page.wait_for_function(f"name => {cells}.some(td => td.textContent === name)", arg=deleted)
     assert page.locator(".board-table tr.me").count() == 0  # the page is a new guest now
     assert not page.errors, page.errors
+
+
+def test_the_account_page_fits_a_phone_in_hebrew(new_context: Any, web_server: Any) -> None:
+    page = new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(_base(web_server) + "/?lang=he#/account")
+    page.wait_for_selector(".signup-form")
+    assert page.get_attribute("html", "dir") == "rtl"
+    assert page.text_content(".account-out h1") == catalog("he")["account"]["signup_title"]
+    fits = "document.documentElement.scrollWidth <= window.innerWidth"
+    assert page.evaluate(fits)  # signed out: nothing wider than the phone
+    shot(page, "account-he-phone-signed-out")
+    sign_up_in_page(page)
+    page.wait_for_selector(".account-view[data-profile=shown]")
+    assert page.evaluate(fits)  # signed in (profile, forms, devices)
+    shot(page, "account-he-phone-profile")

@@ -6,6 +6,7 @@ phone and desktop."""
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import pytest
@@ -74,12 +75,12 @@ def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str,
     assert share.startswith(head), share  # in the page's language
     assert share.rstrip().endswith(f"{web_server.http}/#/daily")
     assert "GO1-" not in share
-    # today's scores: a bar per score, the player's own marked; the percentile once there are others
+    # a guest's result is not on the public board (accounts only): the dialog says how to rank, and today's
+    # scores (when there are any) have no bar marked as the guest's
+    assert end.locator("[data-ranked-notice]").is_visible()
     total = int(page.get_attribute("[data-testid=daily-end]", "data-scores") or "0")
-    assert total >= 1 and end.locator(".histogram li").count() >= 1
-    assert end.locator(".histogram li.me").count() == 1
-    if total >= 2:
-        assert end.locator(".de-percentile").is_visible()
+    assert end.locator(".de-scores").is_visible() == (total > 0)
+    assert end.locator(".histogram li.me").count() == 0
     page.wait_for_function(
         "document.querySelector('[data-testid=daily-end]')?.dataset.par !== ''", timeout=PAR_TIMEOUT_MS
     )
@@ -112,4 +113,48 @@ def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str,
         page.locator(".results .unranked-why").text_content()
         == f"{ui['unranked']}: {ui['unranked_practice']}"
     )
+    assert not page.errors, page.errors
+
+
+def sign_up(page: Any, base: str) -> None:
+    """A password account for this profile (the account view of the accounts helper's client)."""
+    page.goto(base + "/#/account")
+    page.wait_for_function("window.golfrace?.conn?.welcome != null")
+    page.fill(".signup-form [name=username]", "Ux" + secrets.token_hex(4))
+    page.fill(".signup-form [name=password]", "a long and rare phrase")
+    page.click(".signup-password")
+    page.wait_for_selector(".account-view[data-profile=shown]")
+    page.wait_for_function("window.golfrace.conn.welcome?.account != null && window.golfrace.conn.ready")
+
+
+@pytest.mark.parametrize(("loc", "size"), [("en", "desktop"), ("he", "phone")])
+def test_an_account_sees_its_score_among_todays(
+    new_context: Any, web_server: Any, loc: str, size: str
+) -> None:
+    ui = catalog(loc)["ui"]
+    base = str(web_server.http).replace("127.0.0.1", "localhost")  # as the accounts' tests (passkeys)
+    page = daily_page(new_context, base, loc, size)
+    sign_up(page, base)
+    page.goto(f"{base}/?lang={loc}#/daily")
+    page.wait_for_selector(".daily-view[data-played='0']")
+    page.click(".play-daily")  # an account has its name: no question
+    attempt(page)
+    assert page.locator("dialog.name-ask").count() == 0
+    end = page.locator("[data-testid=daily-end]")
+    end.wait_for()
+    page.wait_for_selector("[data-testid=daily-end][data-status='1'][data-scores]")
+    page.wait_for_function(
+        "document.querySelector('[data-testid=daily-end]').dataset.scores !== '0'"
+        " && document.querySelector('.histogram li.me') !== null"
+    )
+    mine = page.text_content(".race-hud .score")
+    assert end.locator(".histogram li.me .h-score").text_content() == mine
+    assert end.locator("[data-ranked-notice]").count() == 0
+    total = int(page.get_attribute("[data-testid=daily-end]", "data-scores") or "0")
+    percentile = end.locator(".de-percentile")
+    assert percentile.is_visible() == (total >= 2)
+    if total >= 2:
+        assert (percentile.text_content() or "").startswith(ui["daily_percentile"].split("{p}")[0])
+    page.wait_for_function("document.querySelector('[data-testid=daily-end]').getAnimations().length === 0")
+    shot(page, f"ux-daily-account-{size}-{loc}")
     assert not page.errors, page.errors

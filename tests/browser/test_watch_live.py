@@ -100,12 +100,11 @@ def test_replay_pause_step_speed_and_scrub(
     watcher.click(".replay")
     watcher.wait_for_selector(".replay-bar:not([hidden])")
     seat1 = '.seat[data-seat="1"]'
-    # pause at once, then step by step: each position is the engine's
-    watcher.click(".r-toggle")
-    watcher.wait_for_selector(".watch-view[data-replay=paused]")
+    # it plays to the end by itself; the scrubber back to the deal pauses it, then step by step
+    watcher.wait_for_selector(".watch-view[data-replay=done]", timeout=10_000)
     watcher.evaluate("document.querySelector('.r-scrub').value = 0")
     watcher.dispatch_event(".r-scrub", "input")
-    watcher.wait_for_selector(".watch-view[data-replay-pos='0']")
+    watcher.wait_for_selector(".watch-view[data-replay=paused][data-replay-pos='0']")
     total = int(watcher.get_attribute(".r-scrub", "max"))
     assert total == len(line)  # resigning is no move
     game = Game.new(EXAMPLE_CODE)
@@ -127,6 +126,16 @@ def test_replay_pause_step_speed_and_scrub(
     watcher.dispatch_event(".r-scrub", "input")
     watcher.wait_for_selector(".watch-view[data-replay-pos='1']")
     assert columns_shown(watcher, seat1) == engine_columns(states[1])
+    # play at half speed, and pause: the position holds
+    watcher.select_option(".r-speed select", "0.5")
+    watcher.click(".r-toggle")
+    watcher.wait_for_selector(".watch-view[data-replay=running]")
+    assert watcher.get_attribute(".r-toggle", "aria-label") == texts["live"]["pause"]
+    watcher.click(".r-toggle")
+    watcher.wait_for_selector(".watch-view[data-replay=paused]")
+    held = watcher.get_attribute(".watch-view", "data-replay-pos")
+    watcher.wait_for_timeout(700)  # longer than a step at this speed: a paused replay must not move
+    assert watcher.get_attribute(".watch-view", "data-replay-pos") == held
     watcher.select_option(".r-speed select", "4")
     watcher.click(".r-toggle")
     watcher.wait_for_selector(".watch-view[data-replay=done]", timeout=5_000)

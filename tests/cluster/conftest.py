@@ -158,6 +158,9 @@ async def deployment(
         deployment = Deployment(cluster, settings, servers, balancer, tmp)
         yield deployment
         await deployment.close_clients()
+        # no command or script of any test reached keys of two slots (Redis answers CROSSSLOT)
+        crossed = [log.name for log in tmp.glob("server*.log") if "CROSSSLOT" in log.read_text()]
+        assert not crossed, f"CROSSSLOT in {crossed}"
     finally:
         if balancer is not None:
             balancer.stop()

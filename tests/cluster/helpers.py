@@ -28,8 +28,9 @@ class Ack:
 
 @dataclass
 class Player:
-    """One solo game through the balancer. ``unavailable`` → the same seq again after a pause; a closed
-    connection → a new one (same token and sid: same seq space), ``open`` again, the same seq again."""
+    """One solo game through the balancer. ``unavailable`` → the same seq again after a pause (``Client.act``
+    does so by itself until its timeout); a closed connection → a new one (same token and sid: same seq
+    space), ``open`` again, the same seq again."""
 
     url: str
     name: str

@@ -13,6 +13,7 @@ import pytest
 from golfrace.client import Client
 from golfrace.races.leaderboard import composite
 
+from ..accounts.conftest import ws_client
 from ..races.test_wire import (
     act,
     apply_diff,
@@ -134,15 +135,22 @@ async def players_on_three_masters(deploy: Deployment) -> list[Client]:
 
 
 async def test_the_daily_and_its_leaderboard_across_shards(deploy: Deployment) -> None:
-    players = await players_on_three_masters(deploy)
-    async with httpx.AsyncClient(base_url=deploy.balancer.http, timeout=T) as http:
-        for n, p in enumerate(players):  # public boards take accounts only: each signs up, keeping its id
+    guests = await players_on_three_masters(deploy)
+    players = []
+    for n, p in enumerate(guests):  # public boards take accounts only: each signs up, keeping its id
+        async with httpx.AsyncClient(base_url=deploy.balancer.http, timeout=T) as http:
             body = {
                 "username": f"daily{n}{p.player[-6:]}",
                 "password": "a long and rare phrase",
                 "token": p.token,
             }
             assert (await http.post("/api/account/signup", json=body)).status_code == 201
+            session = http.cookies["golfrace_session"]
+        await p.close()  # signing up closed its guest connection (4401): it comes back with its session
+        signed = await ws_client(deploy.balancer, session=session, token=p.token)
+        deploy.clients.append(signed)
+        assert signed.player == p.player
+        players.append(signed)
     finals = await asyncio.gather(*(play_daily(p) for p in players))
     day = finals[0]["daily"]
     assert {f["daily"] for f in finals} == {day} and len({f["race"] for f in finals}) == 3

@@ -73,6 +73,12 @@ async def test_every_http_error_has_one_shape(server: Any, make_client: Any) -> 
         ("GET", "/api/players/me/bests?token=forged", 401, "bad_token"),
         ("GET", "/api/games/rnosuchrace0-1", 404, "game_not_found"),
         ("GET", f"/api/games/{race}-1", 409, "game_not_ended"),
+        ("GET", "/og/rnosuchrace0.png", 404, "race_not_found"),
+        ("GET", "/icons/7.png", 404, "bad_option"),
+        ("GET", "/api/players/me/stats", 401, "bad_token"),
+        ("GET", "/api/daily/2100-01-01/scores", 400, "bad_date"),
+        ("GET", "/api/account/profile", 401, "not_signed_in"),
+        ("POST", "/api/account/signin", 400, "bad_request"),
     ]
     async with httpx.AsyncClient(base_url=server.http, timeout=10) as http:
         for method, path, status, code in cases:

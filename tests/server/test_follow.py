@@ -261,3 +261,15 @@ def test_shutdown_cancels_every_retry_and_drops_the_queue() -> None:
         conn.fill_failed(game, follow)
     assert set(conn.shutdown()) == {CancelRetry("g1"), CancelRetry("g3")}
     assert conn.follows == {} and conn.outbox is None
+
+
+def test_a_fill_whose_game_was_closed_meanwhile_just_ends() -> None:
+    conn, follow = following(0)
+    diff(conn, 2)
+    conn.fill_started(follow)
+    assert conn.unfollowed(G) == NONE  # no retry was armed
+    assert not conn.is_current(G, follow)
+    conn.fill_abandoned(follow)
+    assert not follow.filling and conn.outbox is None
+    assert conn.fill_failed(G, follow) == NONE  # a failure of that fill arms no retry either
+    assert conn.missed(G) == NONE and conn.diff_arrived(G, 3, 2, "d3") == NONE

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import redis.asyncio as aioredis
 
 from golfrace.client import Client
 from golfrace.limits import GENEROUS
-from golfrace.redis_server import PERMANENT_KEYS, RedisServer, start_test_server
+from golfrace.redis_server import PERMANENT_KEYS, PERMANENT_PATTERNS, RedisServer, start_test_server
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
@@ -61,6 +62,18 @@ async def session(server: RunningServer) -> None:
         # solo: one game played to its end, one left half-way, one with a typed code
         won = await ann.new()
         await play_to_the_end(ann, won.game)
+        # Kim wins a game and signs up (the history comes along; her guest connection is closed by it); a
+        # failed sign-in and a passkey ceremony leave their keys
+        kim = await Client(server.ws, name="Kim").start(T)
+        kims = await kim.new()
+        await play_to_the_end(kim, kims.game)
+        async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+            body = {"username": "KimKeys", "password": "a long and rare phrase", "token": kim.token}
+            assert (await http.post("/api/account/signup", json=body)).status_code == 201
+            wrong = {"username": "KimKeys", "password": "not the password"}
+            assert (await http.post("/api/account/signin", json=wrong)).status_code == 401
+            assert (await http.post("/api/account/passkey/signin/options", json={})).status_code == 200
+        await kim.close()
         left = await ann.new(rules="classic")
         await ann.act(left.game, "draw", timeout=T)
         await bob.new(code="GO1-E-AAAAAAB")
@@ -123,8 +136,10 @@ async def test_after_a_session_every_key_but_the_permanent_ones_has_a_ttl(
     try:
         keys = [k async for k in redis.scan_iter(count=1000)]
         kinds = {k.split(":", 1)[0] for k in keys}
-        assert {"game", "race", "daily", "limit"} <= kinds, kinds  # the session touched every part
-        forever = sorted([k for k in keys if await redis.ttl(k) == -1 and k not in PERMANENT_KEYS])
+        assert {"game", "race", "daily", "limit", "acct", "uname", "hist", "thr", "wa"} <= kinds, kinds
+        permanent = [k for k in keys if k in PERMANENT_KEYS or any(fnmatch(k, p) for p in PERMANENT_PATTERNS)]
+        assert any(k.startswith("acct:") for k in permanent) and any(k.startswith("hist:") for k in permanent)
+        forever = sorted([k for k in keys if await redis.ttl(k) == -1 and k not in permanent])
         assert forever == []
     finally:
         await redis.aclose()

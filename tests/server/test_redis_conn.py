@@ -49,3 +49,11 @@ def test_the_url_chooses_the_mode_and_the_replicas_an_ack_waits_for() -> None:
 def test_a_server_with_a_bad_cluster_url_does_not_start() -> None:
     with pytest.raises(RedisUrlError, match="host:port"):
         create_app(Settings(redis_url="redis+cluster://a:1,b"))
+
+
+def test_serve_with_a_bad_cluster_url_says_so_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from golfrace.cli import main
+
+    assert main(["serve", "--port", "0", "--redis", "redis+cluster://a:1,b"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "bad_redis_url" in err and "'b'" in err

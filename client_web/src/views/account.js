@@ -201,6 +201,7 @@ export function createAccountView(app) {
     }
     const tbody = q(".account-modes tbody");
     tbody.replaceChildren();
+    q(".account-modes").closest(".table-wrap").hidden = Object.keys(profile.stats.modes).length === 0;
     for (const [mode, m] of Object.entries(profile.stats.modes).sort()) {
       const tr = document.createElement("tr");
       for (const cell of [modeName(mode), m.played, m.won, m.best_score ?? "—", clock(m.best_time)]) {

@@ -1,5 +1,5 @@
 // Daily: today's challenge, the result with its share text, the streak and the countdown to the next.
-import { rankedNotice } from "../account.js";
+import { account, rankedNotice } from "../account.js";
 import { errorText, t } from "../i18n.js";
 import { safeStorage } from "../storage.js";
 import { el, shareText, toast, translate } from "../ui.js";
@@ -91,7 +91,7 @@ export function createDailyView(app) {
   });
   q(".play-daily").addEventListener("click", async () => {
     // the first attempt of the day ranks: the name it goes on the board with is asked once, before it
-    const name = daily && !daily.played ? await askNameOnce() : askedName();
+    const name = daily && !daily.played && !account() ? await askNameOnce() : askedName();
     if (name === null) return; // the player closed the question: nothing started
     waitingRace = true;
     const msg = { t: "daily_play" };

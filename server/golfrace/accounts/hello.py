@@ -3,7 +3,8 @@
 - A live session (``hello.session``, or the ``golfrace_session`` cookie of the handshake) makes the
   connection the account's player, whatever token came with it; ``welcome.account`` describes the account.
 - A token whose player id belongs to an account counts only with a session of that account: without one the
-  connection gets a new anonymous identity (a signed-out browser's old token opens nothing).
+  connection gets a new anonymous identity (a signed-out browser's old token opens nothing), charged to the
+  network's ``identity`` bucket like a ``hello`` without token (``limits.py``).
 - Anything else is as before: the token's player, or a new one.
 """
 
@@ -42,7 +43,14 @@ async def identify(
             return account_player, tokens.sign(account_player), account.public(accounts.settings)
     if session.extras.get("account") == player:  # a second hello after the session was signed out
         raise ProtocolError("bad_token", "signed out: reconnect", ref="hello")
-    if await accounts.is_account(player):
+    from .. import limits
+
+    if not msg.get("token") and session.player is None:  # on_hello made a new identity for this hello
+        if msg.get("session"):  # not charged by limits.kind_of: it had a session, but no live one
+            await limits.charge(session, {"t": "hello"})
+        return player, token, None
+    if await accounts.is_account(player):  # a new identity costs what a hello without token costs
+        await limits.charge(session, {"t": "hello"})
         player, token = session.ctx.tokens.issue()
     return player, token, None
 

@@ -28,6 +28,8 @@ CLOSE_SIGNED_OUT = 4401
 SIGNOUT_CHANNEL = "accounts:signout"
 """Pub/sub channel on which a sign-out reaches every instance: ``{"player", "sessions": [stored hash…]}``
 (hashes of tokens, not tokens)."""
+GUESTS = ""
+"""In a sign-out's session hashes: the player's connections that said hello without a session."""
 DELETED_PREFIX = "deleted-"
 PLAYER_ID = re.compile(r"p[0-9a-f]{16}")
 
@@ -127,6 +129,9 @@ class Accounts:
             raise AccountError("already_signed_in", "this player has an account already")
         await self.throttle.signed_up(net)
         await self.history.keep(player)
+        # the player's guest connections (no session: whoever holds the old token) go; a page of this
+        # browser reconnects with its new cookie and is the account
+        await self.close_connections(player, {GUESTS})
         return await self._loaded(player)
 
     async def sign_up_password(
@@ -293,7 +298,7 @@ class Accounts:
 
     def close_local(self, player: str, hashes: set[str]) -> None:
         for live in list(self.ctx.sessions):
-            if live.player == player and live.extras.get("account_session") in hashes:
+            if live.player == player and live.extras.get("account_session", GUESTS) in hashes:
                 live.close(CLOSE_SIGNED_OUT)
 
     def deliver(self, envelope: Any) -> None:

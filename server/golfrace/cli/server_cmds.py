@@ -24,7 +24,10 @@ def register(sub: Any) -> list[str]:
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=None, help="TCP port (default 8000)")
     p.add_argument(
-        "--redis", default=None, help="redis://… URL (default: $REDIS_URL, else an embedded Redis)"
+        "--redis",
+        default=None,
+        help="redis://… URL, or redis+cluster://host:port,… for a Redis Cluster"
+        " (default: $REDIS_URL, else an embedded Redis)",
     )
     p.add_argument("--data-dir", default=None, help="embedded Redis data directory (default ./var)")
     p.set_defaults(func=cmd_serve)
