@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import json
 import statistics
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -86,7 +86,8 @@ class GameRecord:
         return max(0, self.finished_at - self.started_at)
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        # shallow (``asdict`` deep-copies the whole log first); the same JSON
+        return json.dumps({f.name: getattr(self, f.name) for f in fields(self)}, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:

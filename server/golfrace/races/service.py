@@ -45,7 +45,7 @@ from .lobby import Lobbies
 from .presence import Presence
 from .race import Race, RaceOptions
 from .racer import Seat, Seats
-from .replay import Checks, GameRecord, RecordStore, review_reason, verify
+from .replay import Checks, GameRecord, RecordStore, Verified, review_reason, verify
 from .settings import RaceSettings
 from .stats import History, Played
 from .storage import Loaded, RaceStore
@@ -57,9 +57,6 @@ Clock = Callable[[], int]
 COMPLETE_AFTER_SWEEPS = 4
 """Sweeps an instance waits after seeing a race end elsewhere before it checks that the end was completed
 (the instance that ended it normally has by then)."""
-PEEK_S = 1.0
-"""Seconds a seat's move may describe its racer's progress from a race read earlier on this instance
-(elapsed time, idle deadline, name); race events and this instance's own writes refresh it sooner."""
 
 
 def wall_clock() -> int:
@@ -134,14 +131,13 @@ class RaceService:
         return race, seats
 
     async def peek(self, race_id: str) -> Race | None:
-        """The race as read lately on this instance (``PEEK_S``), without its seats: for a seat's move."""
+        """The race as read lately on this instance (``settings.peek_s``), without its seats: for a seat's
+        move."""
         seen = self._peeked.get(race_id)
-        if seen is not None and time.monotonic() - seen[0] < PEEK_S:
+        if seen is not None and time.monotonic() - seen[0] < self.settings.peek_s:
             return seen[1]
-        loaded = await self.storage.read(race_id)
-        if loaded is None:
-            return None
-        return self._remember(loaded.race)
+        race = await self.storage.read_race(race_id)  # the record only: a peek needs no seat
+        return None if race is None else self._remember(race)
 
     def forget(self, race_id: str) -> None:
         """A race event arrived: the next seat move reads the race again."""
@@ -304,17 +300,17 @@ class RaceService:
         """Keep every racer's record, post the results, close daily attempts, then mark the race finalized.
         Safe to run twice or concurrently; a failure leaves it to the next touch."""
         try:
-            records: list[GameRecord] = []
+            records: list[tuple[GameRecord, Verified]] = []
             for racer in race.racers:
                 if racer.finished_at is None or racer.seat not in seats:
                     continue
                 entries = await self.store.log(race.game_id(racer))
                 moves = [(tok, int(ms)) for tok, _, ms in (e.partition(" ") for e in entries)]
                 record = GameRecord.of(race, racer, moves)
-                records.append(record)
+                v = verify(record)  # a replay of the whole game: once per record
+                records.append((record, v))
                 await self.records.save(record)
                 await self.boards.submit_record(record)
-                v = verify(record)
                 await accounts_ranked.race_over(self.redis, self.accounts, record, v)  # accounts: history
                 if race.daily and race.ranked:
                     result = {
@@ -329,8 +325,8 @@ class RaceService:
                     day = date.fromisoformat(race.daily)
                     await self.daily.finish(day, racer.player, result, ended_at=record.finished_at)
             # after what the racers' pages ask for next (results, boards, the daily's share text)
-            for record in records:
-                await self.history.note(record.player, Played.of_record(record, verify(record)))
+            for record, v in records:
+                await self.history.note(record.player, Played.of_record(record, v))
             await self.live.remove(race.id)
             done = await self.update(race.id, lambda r: r.finalize())
         except Exception:

@@ -45,6 +45,9 @@ class RaceSettings:
     lobby_grace_s: float = 20.0
     """A racer in a lobby whose every connection to it has gone (closed the page or left its view) for this
     long (seconds) leaves the lobby, so the host does not start with absent racers."""
+    peek_s: float = 1.0
+    """How long (seconds) a seat's move may describe its racer's progress (elapsed time, idle deadline, name)
+    from a race record read earlier on this instance; the race's own events and writes refresh it sooner."""
     sweep_interval_s: float = 0.5
     """How often (seconds) each instance drops the race and board followers of closed connections."""
     cas_retries: int = 50
@@ -105,6 +108,7 @@ ENV_FIELDS = frozenset(
         "review_min_moves",
         "idle_forfeit_s",
         "lobby_grace_s",
+        "peek_s",
         "race_ttl_s",
         "record_ttl_s",
         "sweep_interval_s",

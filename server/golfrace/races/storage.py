@@ -101,6 +101,11 @@ class RaceStore:
         seats, versions = await self.seats(race)
         return Loaded(raw if isinstance(raw, bytes) else raw.encode(), race, seats, versions)
 
+    async def read_race(self, race_id: str) -> Race | None:
+        """The race record alone, without its seats' games (one GET)."""
+        raw = await self.redis.get(race_key(race_id))
+        return None if raw is None else Race.from_data(json.loads(raw))
+
     async def seats(self, race: Race) -> tuple[dict[int, Seat], dict[int, int | None]]:
         """The racers' games (none before the start)."""
         if race.starts_at is None:
