@@ -156,6 +156,15 @@ class Session:
             metrics.ERRORS.labels(message.get("code", "")).inc()
         self._run(self.machine.answer(encode(message, self.codec)))
 
+    def send_shared(self, envelope: Envelope) -> None:
+        """Queue ``envelope``, a message made once for several connections (a race's progress and boards):
+        like ``send`` (never dropped), but encoded and framed once for all of them."""
+        message = envelope.message
+        if self._answering(message) is not message:  # it answers this connection's request: its own rid
+            self.send(message)
+            return
+        self._run(self.machine.answer(envelope))
+
     def _answering(self, message: dict[str, Any]) -> dict[str, Any]:
         """``message`` as the answer to the request being handled on this connection (if any): with its
         ``rid``, and the request counts as answered."""

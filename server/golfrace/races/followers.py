@@ -47,11 +47,11 @@ class RaceFollower:
             session.send({"t": "watchers", "race": rid, "n": msg.get("n", 0)})
             service.presence.saw_watchers(rid, int(msg.get("n", 0)))
             return
-        if kind == "move":
-            now = service.clock()
-            session.send({"t": "race_progress", "race": rid, "racer": msg["progress"], "now": now})
+        if kind == "move":  # made once per event for every local follower (``RaceWire.moved``)
+            moved = wire_of(session).moved(envelope, rid)
+            session.send_shared(moved.progress)
             if self.role == "watcher":
-                session.send({"t": "race_board", "race": rid, "board": msg["board"], "diff": msg["diff"]})
+                session.send_shared(moved.board)
             return
         # a race started or changed on another instance: this one settles it on time too
         service.forget(rid)
@@ -125,6 +125,32 @@ async def send_board(session: Session, service: RaceService, board: str) -> None
     session.send({"t": "board", "board": board, "total": total, "entries": entries})
 
 
+class Moved:
+    """A seat's move event as its followers on this instance get it: ``race_progress`` for all, ``race_board``
+    for watchers (made when the first watcher asks), each encoded and framed once."""
+
+    __slots__ = ("_board", "event", "progress", "race_id")
+
+    def __init__(self, event: Envelope, race_id: str, now: int) -> None:
+        self.event = event
+        self.race_id = race_id
+        msg = event.message
+        self.progress = Envelope.of(
+            event.channel, {"t": "race_progress", "race": race_id, "racer": msg["progress"], "now": now}
+        )
+        self._board: Envelope | None = None
+
+    @property
+    def board(self) -> Envelope:
+        if self._board is None:
+            msg = self.event.message
+            self._board = Envelope.of(
+                self.event.channel,
+                {"t": "race_board", "race": self.race_id, "board": msg["board"], "diff": msg["diff"]},
+            )
+        return self._board
+
+
 class RaceWire:
     """The extension's state in ``ctx.extras['races']``: the service and every local follower."""
 
@@ -138,6 +164,15 @@ class RaceWire:
         self.racers_here: Counter[tuple[str, str]] = Counter()
         """(race id, player) → connections on this instance that joined that race as that racer."""
         self.sweeper: asyncio.Task[None] | None = None
+        self._moved: Moved | None = None
+        """The last move event delivered here, as its followers get it (the hub hands one event to all of
+        a channel's followers in turn)."""
+
+    def moved(self, event: Envelope, race_id: str) -> Moved:
+        moved = self._moved
+        if moved is None or moved.event is not event or moved.race_id != race_id:
+            moved = self._moved = Moved(event, race_id, self.service.clock())
+        return moved
 
     async def follow(self, session: Session, race_id: str, role: str, ref: str) -> RaceFollower:
         key = (id(session), race_id)
