@@ -1,3 +1,4 @@
+// @ts-check
 // Small page-wide helpers: translated labels, the polite live region, toasts, copy to clipboard.
 import { t } from "./i18n.js";
 
