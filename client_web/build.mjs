@@ -24,7 +24,7 @@ const escape = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": 
 async function build() {
   await rm(dist, { recursive: true, force: true });
   await mkdir(join(dist, "rules"), { recursive: true });
-  const common = { bundle: true, minify: true, write: false, logLevel: "warning", legalComments: "none" };
+  const common = { bundle: true, minify: true, write: false, logLevel: "warning", legalComments: "none", charset: "utf8" };
   const js = await esbuild.build({
     ...common,
     entryPoints: { app: join(here, "src", "main.js") },

@@ -128,14 +128,20 @@ export class Board {
       state.discard ? format(texts.discard, { card: cardName(state.discard, this.loc) }) : texts.discard_empty,
     );
     if (!discardChanged) return;
-    const old = this.discard.lastElementChild;
+    const old = this.topDiscard();
     this.discard.replaceChildren();
-    // the old top card stays under a card flying onto the discard until it lands (see fly)
+    if (state.discard) this.discard.append(makeCard(state.discard, this.loc, { tag: "span" }));
+    // the old top card stays under a card flying onto the discard until it lands (see fly); it comes after
+    // the top card in the DOM (the top card is the discard's first card) and is drawn below it (CSS)
     if (keepUnder && old && old.dataset.card !== state.discard) {
       old.classList.add("under");
       this.discard.append(old);
     }
-    if (state.discard) this.discard.append(makeCard(state.discard, this.loc, { tag: "span" }));
+  }
+
+  /** The discard's top card element (not the one left under a flying card). */
+  topDiscard() {
+    return this.discard.querySelector(".card:not(.under)");
   }
 
   refocus(col) {
@@ -159,11 +165,11 @@ export class Board {
     }
     if (diff.drawn) return { kind: "to-discard", from: this.stock.getBoundingClientRect(), flip: true };
     if (diff.restored) {
-      const el = this.discard.lastElementChild;
+      const el = this.topDiscard();
       return el ? { kind: "to-column", col: diff.restored.col, from: el.getBoundingClientRect() } : null;
     }
     if (diff.undrawn) {
-      const el = this.discard.lastElementChild;
+      const el = this.topDiscard();
       return el ? { kind: "to-stock", ghost: el.cloneNode(true), from: el.getBoundingClientRect() } : null;
     }
     return null;
@@ -173,7 +179,7 @@ export class Board {
     const easing = "cubic-bezier(.2,.7,.3,1)";
     if (f.kind === "to-discard" || f.kind === "to-column") {
       const el =
-        f.kind === "to-discard" ? this.discard.lastElementChild : this.columns[f.col - 1].lastElementChild;
+        f.kind === "to-discard" ? this.topDiscard() : this.columns[f.col - 1].lastElementChild;
       if (!el) return;
       // a moving card is no tap target: a quick second tap on the stock under it still draws
       el.classList.add("flying");

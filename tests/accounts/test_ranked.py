@@ -74,6 +74,10 @@ async def test_only_accounts_reach_the_boards_of_a_ranked_race_and_the_daily(
     assert guest.player not in [e["player"] for e in daily["entries"]] and daily["you"] is None
     await guest.send({"t": "daily"})
     assert (await guest.expect("daily", TIMEOUT))["played"]
+    # the history counts each game once, by what it was (a race seat is a game, recorded as a race)
+    profile = (await http.get("/api/account/profile")).json()
+    assert sorted(g["kind"] for g in profile["recent"]) == ["daily", "race"]
+    assert profile["stats"]["played"] == 2 and f"{race_id}-1" in [g["game"] for g in profile["recent"]]
     # deleting the account: its entries stay, as a deleted player's
     r = await http.post(
         "/api/account/delete",

@@ -43,8 +43,19 @@ def engine_columns(game: Game) -> list[list[str]]:
 
 
 def discard_shown(page: Any, board: str) -> str | None:
+    # the top card (a card flying onto the discard has the old top card under it until it lands)
     return page.evaluate(
-        f"document.querySelector('{board} .discard > .card:last-child')?.dataset.card ?? null"
+        f"document.querySelector('{board} .discard > .card:not(.under)')?.dataset.card ?? null"
+    )
+
+
+def settled(page: Any, selector: str) -> None:
+    """Wait until what moves under ``selector`` has landed (the highlight's endless glow aside): screenshots
+    of a card in mid-flight, or of a dialog still fading in, say nothing."""
+    page.wait_for_function(
+        "sel => document.querySelector(sel).getAnimations({ subtree: true })"
+        ".every(a => a.effect.getTiming().iterations === Infinity)",
+        arg=selector,
     )
 
 
@@ -71,6 +82,7 @@ def test_first_visit_walkthrough_plays_the_example(
     game = Game.new(EXAMPLE_CODE)
     assert columns_shown(page, walk) == engine_columns(game)
     assert discard_shown(page, walk) == game.discard.code
+    settled(page, walk)
     shot(page, f"learn-intro-{lang}-{viewport['width']}")
     page.click(f"{walk} .next")
     page.wait_for_selector(f"{walk}[data-step=draw]")
@@ -93,8 +105,10 @@ def test_first_visit_walkthrough_plays_the_example(
         assert columns_shown(page, walk) == engine_columns(game), step
         assert discard_shown(page, walk) == game.discard.code, step
         if step == "nine":
+            settled(page, walk)
             shot(page, f"learn-step-{lang}-{viewport['width']}")
     assert game.discard.code == "8C" and game.score == 20
+    settled(page, walk)
     shot(page, f"learn-done-{lang}-{viewport['width']}")
     page.click(f"{walk} .next")  # "Start playing"
     page.wait_for_selector(walk, state="detached")
@@ -172,6 +186,7 @@ def test_playable_cards_aid_in_play_but_never_in_a_race(
             arg=[c + 1 for c in game.playable_columns()],
         )
         if isinstance(action, Draw):
+            settled(page, ".play .board")
             shot(page, f"learn-aid-{lang}-{viewport['width']}")
     assert marked() == [c + 1 for c in game.playable_columns()]
     # a race (ranked): the same player's board is never marked

@@ -115,9 +115,7 @@ def test_daily_challenge_and_its_leaderboard(new_context: Any, web_server: Any) 
             timeout=(DAILY_MARGIN_S + 15) * 1000,
         )
     shot(page, "daily-before")
-    page.click(".play-daily")
-    page.fill("#name-ask-input", "Dee")  # the name is asked once, before the first ranked attempt
-    page.click("dialog.name-ask .go")
+    page.click(".play-daily")  # an account is not asked for a name: the board shows the account's
     page.wait_for_function("location.hash.startsWith('#/race/')")
     page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
     assert page.text_content(".race-title").startswith(UI["daily_title"])

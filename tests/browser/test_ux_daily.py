@@ -6,13 +6,13 @@ phone and desktop."""
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import pytest
 
 from golfrace.engine.i18n import catalog
 
+from ..accounts.helpers import sign_up_in_page
 from .helpers import resign, shot
 from .test_ux_board import SIZES
 
@@ -116,27 +116,17 @@ def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str,
     assert not page.errors, page.errors
 
 
-def sign_up(page: Any, base: str) -> None:
-    """A password account for this profile (the account view of the accounts helper's client)."""
-    page.goto(base + "/#/account")
-    page.wait_for_function("window.golfrace?.conn?.welcome != null")
-    page.fill(".signup-form [name=username]", "Ux" + secrets.token_hex(4))
-    page.fill(".signup-form [name=password]", "a long and rare phrase")
-    page.click(".signup-password")
-    page.wait_for_selector(".account-view[data-profile=shown]")
-    page.wait_for_function("window.golfrace.conn.welcome?.account != null && window.golfrace.conn.ready")
-
-
 @pytest.mark.parametrize(("loc", "size"), [("en", "desktop"), ("he", "phone")])
 def test_an_account_sees_its_score_among_todays(
     new_context: Any, web_server: Any, loc: str, size: str
 ) -> None:
     ui = catalog(loc)["ui"]
-    base = str(web_server.http).replace("127.0.0.1", "localhost")  # as the accounts' tests (passkeys)
+    base = web_server.http
     page = daily_page(new_context, base, loc, size)
-    sign_up(page, base)
-    page.goto(f"{base}/?lang={loc}#/daily")
+    page.wait_for_function("window.golfrace.conn.welcome != null")
+    sign_up_in_page(page)  # a password account (it reloads the page)
     page.wait_for_selector(".daily-view[data-played='0']")
+    page.wait_for_function("window.golfrace.conn.welcome?.account != null")
     page.click(".play-daily")  # an account has its name: no question
     attempt(page)
     assert page.locator("dialog.name-ask").count() == 0

@@ -12,6 +12,8 @@ import { settings } from "../settings.js";
 import { boardKeys } from "../keys.js";
 import { announce, el, hideToast, shareText, toast, translate } from "../ui.js";
 
+const WIN_PAUSE_MS = 900; // the cascade alone before the result comes over it
+
 export function createPlayView(app) {
   const root = el(`
     <section class="view play" aria-labelledby="play-title">
@@ -324,6 +326,7 @@ export function createPlayView(app) {
   /** The win: a cascade of cards (not with reduced motion), the chime when the player wants sound, then the
    * result (score, moves, time, personal best, why it does not rank) and what next: share, the same deal
    * again, or a race of a friend on it. */
+  let winTimer = null;
   function openWinDialog() {
     closeEndDialogs();
     const won = { ...state };
@@ -336,56 +339,62 @@ export function createPlayView(app) {
       if (r) app.metrics.cascade = r;
     });
     if (settings.sound && chime()) app.metrics.chimes = (app.metrics.chimes ?? 0) + 1;
-    const d = dialog(`
-      <dialog class="dlg end won" aria-labelledby="won-title" aria-describedby="won-unranked" data-testid="win-dialog">
-        <div class="fanfare" aria-hidden="true">${'<span class="mini-card"></span>'.repeat(7)}</div>
-        <h2 id="won-title" data-t="ui.won_title"></h2>
-        <p class="end-summary"></p>
-        <dl class="end-stats">
-          <div><dt data-t="ui.score"></dt><dd class="won-score" dir="ltr"></dd></div>
-          <div><dt data-t="ui.time"></dt><dd class="won-time" dir="ltr"></dd></div>
-          <div><dt data-t="ui.personal_best"></dt><dd class="won-best" dir="ltr"></dd></div>
-          <div><dt data-t="ui.rank"></dt><dd class="won-rank" data-t="ui.unranked"></dd></div>
-        </dl>
-        <p class="par won-par"></p>
-        <p class="new-best" data-t="ui.new_best" hidden></p>
-        <p id="won-unranked" class="unranked-why" data-t="ui.unranked_solo"></p>
-        <p class="end-code"><bdi dir="ltr"></bdi></p>
-        <div class="dlg-actions">
-          <button type="button" class="btn share-end" data-t="ui.share"></button>
-          <button type="button" class="btn again-end" data-t="ui.rematch"></button>
-          <button type="button" class="btn race-end" data-t="ui.race_friend"></button>
-          <button type="button" class="btn primary new-end" data-t="ui.new_game"></button>
-        </div>
-      </dialog>`);
-    d.querySelector(".end-summary").textContent = t("ui.won_summary", { score: won.score, moves: won.moves });
-    d.querySelector(".won-score").textContent = String(won.score);
-    d.querySelector(".won-time").textContent = clock(ms, { tenths: true });
-    // a cleared table is the best any line of this deal reaches: the deal's par is the score just made
-    d.querySelector(".won-par").textContent = t("ui.par", { n: won.score });
-    const best = better ? { score: won.score, ms } : previous;
-    d.querySelector(".won-best").textContent = best ? `${best.score} · ${clock(best.ms, { tenths: true })}` : "—";
-    d.querySelector(".new-best").hidden = !(better && previous);
-    d.querySelector(".end-code bdi").textContent = won.code ?? "";
-    for (const b of d.querySelectorAll(".share-end, .again-end, .race-end")) b.hidden = !won.code;
-    d.querySelector(".share-end").addEventListener("click", async () => {
-      const text = t("ui.share_win", { code: won.code, score: won.score, time: clock(ms), link: location.origin + "/" });
-      const how = await shareText(text);
-      if (how === "copied") toast(t("ui.copied"));
-    });
-    d.querySelector(".again-end").addEventListener("click", () => {
-      d.close();
-      session.newGame({ code: won.code }).catch(() => {});
-    });
-    d.querySelector(".race-end").addEventListener("click", () => {
-      d.close();
-      raceFriend(won.code);
-    });
-    d.querySelector(".new-end").addEventListener("click", () => {
-      d.close();
-      openNewDialog();
-    });
-    d.addEventListener("close", () => board.stopCascade());
+    // the cascade first, the result a moment later (at once with reduced motion); not if play went on
+    clearTimeout(winTimer);
+    winTimer = setTimeout(() => {
+      if (!root.isConnected || !state || state.game !== won.game || state.v !== won.v) return;
+      closeEndDialogs();
+      const d = dialog(`
+        <dialog class="dlg end won" aria-labelledby="won-title" aria-describedby="won-unranked" data-testid="win-dialog">
+          <div class="fanfare" aria-hidden="true">${'<span class="mini-card"></span>'.repeat(7)}</div>
+          <h2 id="won-title" data-t="ui.won_title"></h2>
+          <p class="end-summary"></p>
+          <dl class="end-stats">
+            <div><dt data-t="ui.score"></dt><dd class="won-score" dir="ltr"></dd></div>
+            <div><dt data-t="ui.time"></dt><dd class="won-time" dir="ltr"></dd></div>
+            <div><dt data-t="ui.personal_best"></dt><dd class="won-best" dir="ltr"></dd></div>
+            <div><dt data-t="ui.rank"></dt><dd class="won-rank" data-t="ui.unranked"></dd></div>
+          </dl>
+          <p class="par won-par"></p>
+          <p class="new-best" data-t="ui.new_best" hidden></p>
+          <p id="won-unranked" class="unranked-why" data-t="ui.unranked_solo"></p>
+          <p class="end-code"><bdi dir="ltr"></bdi></p>
+          <div class="dlg-actions">
+            <button type="button" class="btn share-end" data-t="ui.share"></button>
+            <button type="button" class="btn again-end" data-t="ui.rematch"></button>
+            <button type="button" class="btn race-end" data-t="ui.race_friend"></button>
+            <button type="button" class="btn primary new-end" data-t="ui.new_game"></button>
+          </div>
+        </dialog>`);
+      d.querySelector(".end-summary").textContent = t("ui.won_summary", { score: won.score, moves: won.moves });
+      d.querySelector(".won-score").textContent = String(won.score);
+      d.querySelector(".won-time").textContent = clock(ms, { tenths: true });
+      // a cleared table is the best any line of this deal reaches: the deal's par is the score just made
+      d.querySelector(".won-par").textContent = t("ui.par", { n: won.score });
+      const best = better ? { score: won.score, ms } : previous;
+      d.querySelector(".won-best").textContent = best ? `${best.score} · ${clock(best.ms, { tenths: true })}` : "—";
+      d.querySelector(".new-best").hidden = !(better && previous);
+      d.querySelector(".end-code bdi").textContent = won.code ?? "";
+      for (const b of d.querySelectorAll(".share-end, .again-end, .race-end")) b.hidden = !won.code;
+      d.querySelector(".share-end").addEventListener("click", async () => {
+        const text = t("ui.share_win", { code: won.code, score: won.score, time: clock(ms), link: location.origin + "/" });
+        const how = await shareText(text);
+        if (how === "copied") toast(t("ui.copied"));
+      });
+      d.querySelector(".again-end").addEventListener("click", () => {
+        d.close();
+        session.newGame({ code: won.code }).catch(() => {});
+      });
+      d.querySelector(".race-end").addEventListener("click", () => {
+        d.close();
+        raceFriend(won.code);
+      });
+      d.querySelector(".new-end").addEventListener("click", () => {
+        d.close();
+        openNewDialog();
+      });
+      d.addEventListener("close", () => board.stopCascade());
+    }, board.animated() ? WIN_PAUSE_MS : 0);
   }
 
   // "Race a friend on this deal": a race (casual: its code is known) on the same code, then its lobby

@@ -183,7 +183,7 @@ class RaceWire:
         del self.racers_here[here]
         await self.service.presence.here(race_id, player, False)
         if gone:
-            self.service.leave_later(race_id, player)
+            self.service.lobbies.leave_later(race_id, player)
 
     async def follow_board(self, session: Session, board: str) -> None:
         key = (id(session), "lb:" + board)
@@ -238,7 +238,7 @@ class RaceWire:
                 try:
                     await self.service.presence.refresh_watchers(races)
                     await self.service.presence.restamp_here(set(self.racers_here))
-                    await self.service.check_lobbies(races)
+                    await self.service.lobbies.check(races)
                 except Exception:  # Redis away: the next round tries again
                     log.warning("refreshing watcher counts and lobbies failed", exc_info=True)
 

@@ -41,6 +41,7 @@ from .daily import DailyBook
 from .errors import RaceError
 from .leaderboard import Leaderboards
 from .live import LiveRaces
+from .lobby import Lobbies
 from .presence import Presence
 from .race import Race, RaceOptions
 from .racer import Seat, Seats
@@ -111,6 +112,7 @@ class RaceService:
         self.timers = Timers(clock, self._settle, self.tasks)
         self._peeked: dict[str, tuple[float, Race]] = {}
         self._completing: set[str] = set()
+        self.lobbies = Lobbies(self)
 
     # --- reading --------------------------------------------------------------------------------------
     async def load(self, race_id: str) -> Race | None:
@@ -296,41 +298,6 @@ class RaceService:
                     raise
                 await asyncio.sleep(0.02)
         raise RaceError("race_not_found", "the rematch race did not appear", race=old.rematch)
-
-    # --- racers' presence in lobbies ------------------------------------------------------------------
-    def leave_later(self, race_id: str, player: str) -> None:
-        """The racer's last connection here stopped following the race: unless one (here or on another
-        instance) follows it again within ``lobby_grace_s``, they leave it if it is still a lobby."""
-        self.tasks.spawn(self._leave_if_gone(race_id, player))
-
-    async def _leave_if_gone(self, race_id: str, player: str) -> None:
-        await asyncio.sleep(self.settings.lobby_grace_s)
-        try:
-            if not await self.presence.is_present(race_id, player):
-                await self._leave_lobby(race_id, player)
-        except RaceError:
-            pass  # the race is gone
-        except Exception:  # Redis away: the racer stays seated; the host may still start or leave
-            log.warning("taking an absent racer out of lobby %s failed", race_id, exc_info=True)
-
-    async def _leave_lobby(self, race_id: str, player: str) -> None:
-        def gone(race: Race) -> Race:
-            in_lobby = race.starts_at is None and race.ended_at is None
-            return race.leave(player) if in_lobby and race.racer(player) is not None else race
-
-        await self.update(race_id, gone)
-
-    async def check_lobbies(self, race_ids: set[str]) -> None:
-        """Every ``watcher_refresh_s``, for the lobbies followed on this instance: a racer without a fresh
-        presence stamp on any instance for ``lobby_grace_s`` leaves (their instance may have died)."""
-        for race_id in sorted(race_ids):
-            race = await self.peek(race_id)
-            if race is None or race.starts_at is not None:
-                self.presence.forget_lobby(race_id)
-                continue
-            for player in await self.presence.gone_for_grace(race_id, [r.player for r in race.racers]):
-                with contextlib.suppress(RaceError):
-                    await self._leave_lobby(race_id, player)
 
     # --- the end of a race ----------------------------------------------------------------------------
     async def _finish(self, race: Race, seats: Seats) -> Race:

@@ -6,9 +6,9 @@ adds the pages and JSON endpoints (``routes.py``).
 Where each race rule lives: ``race.py`` and ``racer.py`` (the pure race), ``race_data.py`` (its JSON),
 ``race_views.py`` (what each audience sees), ``storage.py`` (the race in Redis and its one-slot write),
 ``service.py`` (transitions and the end), ``seats.py`` (a seat's move: gate and move event),
-``followers.py`` (fan-out to connections), ``presence.py`` (watcher counts, lobby presence),
-``timers.py``, ``daily_race.py``, ``handlers.py``, ``routes.py``; around them ``live.py``, ``pages.py``,
-``preview.py``, ``stats.py``, ``leaderboard.py``, ``daily.py``, ``replay.py``.
+``followers.py`` (fan-out to connections), ``presence.py`` (watcher counts, lobby presence), ``lobby.py``
+(absent racers leave), ``timers.py``, ``daily_race.py``, ``handlers.py``, ``routes.py``; around them
+``live.py``, ``pages.py``, ``preview.py``, ``stats.py``, ``leaderboard.py``, ``daily.py``, ``replay.py``.
 """
 
 from __future__ import annotations
