@@ -52,6 +52,8 @@ class RaceFollower:
             session.send({"t": "race_progress", "race": rid, "racer": msg["progress"], "now": now})
             if self.role == "watcher":
                 session.send({"t": "race_board", "race": rid, "board": msg["board"], "diff": msg["diff"]})
+                for other in msg.get("boards") or ():  # fair play: draws that every racer has reached now
+                    session.send({"t": "race_board", "race": rid, "board": other, "diff": None})
             return
         # a race started or changed on another instance: this one settles it on time too
         service.forget(rid)
