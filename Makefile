@@ -16,7 +16,7 @@ install: $(STAMP)
 
 client:
 	@if [ -f client_web/package.json ]; then \
-		cd client_web && { [ -d node_modules ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run --silent build; \
+		cd client_web && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run --silent build; \
 	fi
 
 # make run PORT=8080 HOST=0.0.0.0 (default 127.0.0.1:8000, or GOLFRACE_HOST / GOLFRACE_PORT)
@@ -27,8 +27,9 @@ lint: install
 	$(BIN)/ruff check server tests bench tools
 	$(BIN)/ruff format --check server tests bench tools
 
-typecheck: install
+typecheck: install client
 	$(BIN)/mypy
+	@if [ -f client_web/package.json ]; then cd client_web && npm run --silent typecheck; fi
 
 pytest: install client
 	$(BIN)/pytest

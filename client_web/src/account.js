@@ -1,3 +1,4 @@
+// @ts-check
 // The signed-in account as the page knows it (from welcome.account), the account API, and the notice shown
 // where only accounts are ranked (race lobby, daily page, result dialog) with a one-tap sign-up.
 import { t } from "./i18n.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // What a screen reader hears after a move: only what changed ("9 of clubs to the discard; column 5 shows
 // 8 of hearts; 15 in the stock"), from the catalogs' `ui.announce` patterns. The whole board stays one key
 // away (B, see keys.js) and is the board's description (aria-describedby).

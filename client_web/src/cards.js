@@ -1,3 +1,4 @@
+// @ts-check
 // Card faces drawn by us: HTML for the layout, the suit shapes from the SVG sprite in index.html.
 import { catalog } from "./i18n.js";
 
@@ -39,7 +40,7 @@ export function cardClass(code) {
 /** A face-up card element (a button, so it can be tapped and focused). */
 export function makeCard(code, loc, { tag = "button" } = {}) {
   const el = document.createElement(tag);
-  if (tag === "button") el.type = "button";
+  if (tag === "button") /** @type {HTMLButtonElement} */ (el).type = "button";
   el.className = cardClass(code);
   el.dataset.card = code;
   el.innerHTML = faceHTML(code, loc);

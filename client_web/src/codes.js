@@ -1,3 +1,4 @@
+// @ts-check
 // Game code format check, mirroring server/golfrace/engine/codes.py: GO1-<E|C|N>-<7 or 26 letters>[-<variants>]
 // (seven letters: a casual code; 26: a long code, as ranked races and the daily challenge deal).
 // The server stays the judge; this only lets the dialog point at the wrong part while the player types.

@@ -1,3 +1,4 @@
+// @ts-check
 // A yes/no question in the page's own dialog style: Enter (the focused confirm button) says yes, Escape or
 // Cancel says no.
 import { t } from "./i18n.js";
@@ -7,13 +8,15 @@ const YES = "yes";
 
 /** Close an open question as "no" (its view is going away: the answer would act on a page no longer shown). */
 export function dismissConfirm() {
-  for (const d of document.querySelectorAll("dialog.confirm[open]")) d.close("");
+  const open = /** @type {NodeListOf<HTMLDialogElement>} */ (document.querySelectorAll("dialog.confirm[open]"));
+  for (const d of open) d.close("");
 }
 
 /** Ask `question` (a catalog path); resolves true when the player confirms with `confirmKey`'s button. */
 export function confirmDialog(question, confirmKey) {
   return new Promise((resolve) => {
-    const d = el(`
+    const d = /** @type {HTMLDialogElement} */ (
+      el(`
       <dialog class="dlg confirm" aria-labelledby="confirm-title">
         <form method="dialog">
           <h2 id="confirm-title"></h2>
@@ -22,7 +25,8 @@ export function confirmDialog(question, confirmKey) {
             <button type="submit" class="btn primary ok" value="${YES}"></button>
           </div>
         </form>
-      </dialog>`);
+      </dialog>`)
+    );
     d.querySelector("h2").textContent = t(question);
     d.querySelector(".cancel").textContent = t("ui.cancel");
     d.querySelector(".ok").textContent = t(confirmKey);
@@ -32,6 +36,6 @@ export function confirmDialog(question, confirmKey) {
     });
     document.body.append(d);
     d.showModal();
-    d.querySelector(".ok").focus();
+    /** @type {HTMLButtonElement} */ (d.querySelector(".ok")).focus();
   });
 }

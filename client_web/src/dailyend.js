@@ -1,3 +1,4 @@
+// @ts-check
 // The daily's ending, like Wordle's: right after the last move a dialog with the score, time, moves, par, the
 // streak, a histogram of today's scores with the player's percentile, and the share text in the page's
 // language (the system's share sheet where there is one, else copied). It follows the `race` messages of the
@@ -31,8 +32,9 @@ export function installDailyEnd(app) {
   globalThis.addEventListener?.("hashchange", () => open?.dialog.close()); // it belongs to the attempt's view
 
   function show(race) {
-    document.querySelector("dialog.daily-end")?.close();
-    const d = el(`
+    /** @type {HTMLDialogElement | null} */ (document.querySelector("dialog.daily-end"))?.close();
+    const d = /** @type {HTMLDialogElement} */ (
+      el(`
       <dialog class="dlg end daily-end" aria-labelledby="daily-end-title" data-testid="daily-end">
         <h2 id="daily-end-title"><span data-t="ui.daily_done"></span> <bdi class="de-date" dir="ltr"></bdi></h2>
         <dl class="end-stats">
@@ -57,7 +59,8 @@ export function installDailyEnd(app) {
           <a class="btn de-board" data-t="ui.nav_leaderboards"></a>
           <button type="button" class="btn de-close" autofocus></button>
         </div>
-      </dialog>`);
+      </dialog>`)
+    );
     translate(d);
     d.querySelector(".de-close").textContent = t("ui.close");
     open = { race: race.race, date: race.daily, ranked: Boolean(race.ranked), dialog: d, share: "", mine: null };
@@ -66,7 +69,7 @@ export function installDailyEnd(app) {
       if (open?.dialog === d) open = null;
     });
     d.querySelector(".de-close").addEventListener("click", () => d.close());
-    d.querySelector(".de-board").href = `#/leaderboards/daily/${race.daily}`;
+    /** @type {HTMLAnchorElement} */ (d.querySelector(".de-board")).href = `#/leaderboards/daily/${race.daily}`;
     d.querySelector(".de-board").addEventListener("click", () => d.close());
     d.querySelector(".de-share-btn").addEventListener("click", async () => {
       if (open?.share && (await shareText(open.share)) === "copied") toast(t("ui.copied"));
@@ -145,7 +148,7 @@ export function installDailyEnd(app) {
       const li = el(`<li><span class="h-score" dir="ltr"></span><span class="h-bar"><span></span></span><span class="h-n" dir="ltr"></span></li>`);
       li.querySelector(".h-score").textContent = String(score);
       li.querySelector(".h-n").textContent = String(n);
-      li.querySelector(".h-bar span").style.width = `${Math.max(4, (100 * n) / most)}%`;
+      /** @type {HTMLElement} */ (li.querySelector(".h-bar span")).style.width = `${Math.max(4, (100 * n) / most)}%`;
       if (score === view.mine && counted()) li.classList.add("me");
       return li;
     });

@@ -1,3 +1,4 @@
+// @ts-check
 // The daily challenge's spoiler-free share text in the page's language (the numbers and one symbol per column
 // for the cards it kept, never a card or the code), and the name asked once before the first ranked attempt.
 import { num, t } from "./i18n.js";
@@ -42,7 +43,8 @@ export function askNameOnce() {
   const kept = storage()?.getItem(NAME_KEY) ?? "";
   if (kept || storage()?.getItem(ASKED_KEY)) return Promise.resolve(kept);
   return new Promise((resolve) => {
-    const d = el(`
+    const d = /** @type {HTMLDialogElement} */ (
+      el(`
       <dialog class="dlg name-ask" aria-labelledby="name-ask-title">
         <form method="dialog" novalidate>
           <h2 id="name-ask-title" data-t="ui.daily_name_title"></h2>
@@ -54,7 +56,8 @@ export function askNameOnce() {
             <button type="submit" class="btn primary go" data-t="ui.daily_play"></button>
           </div>
         </form>
-      </dialog>`);
+      </dialog>`)
+    );
     translate(d);
     let answer = null;
     d.querySelector(".cancel").addEventListener("click", () => d.close());

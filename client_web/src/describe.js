@@ -1,3 +1,4 @@
+// @ts-check
 // The board description a screen reader reads: a port of server/golfrace/engine/describe.py that uses the
 // same catalog entries ("describe" and "card"), so the page and the engine say exactly the same thing.
 import { cardName, catalog, format, pluralCategory } from "./i18n.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The seeds' example deal, GO1-E-AAAAAAB, as the rules show it: its opening position and the three moves
 // of the example (draw 8♠, 9♣ from column 5, 8♣ from column 2). The walkthrough and the rules page play it
 // in the page, without the server; tests/browser/test_learn.py checks every card against the engine.

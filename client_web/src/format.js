@@ -1,3 +1,4 @@
+// @ts-check
 // How times and racer statuses read on screen; shared by the race, watch, daily and leaderboard views.
 import { t } from "./i18n.js";
 

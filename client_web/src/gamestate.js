@@ -1,3 +1,4 @@
+// @ts-check
 // The client's copy of one game: pure functions over plain objects, no DOM, no socket.
 // A board only moves forward: diffs are applied in version order, a snapshot or diff older than what is
 // shown is ignored, and a gap is reported so the caller can ask the server to resync.

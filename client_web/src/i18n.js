@@ -1,3 +1,4 @@
+// @ts-check
 // Every text the page shows comes from the engine's catalogs (server/golfrace/engine/catalogs/*.json),
 // bundled at build time so the page and the server read the very same files.
 import en from "../../server/golfrace/engine/catalogs/en.json";

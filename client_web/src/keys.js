@@ -1,3 +1,4 @@
+// @ts-check
 // The board's keys: 1–7 remove a column's free card, Space or D draw, U or Ctrl+Z undo, N new game, H hint
 // (Play only), B reads the whole board (`read`). Space draws wherever the focus is on the board (a free card,
 // the stock) or was left by a mouse or touch tap; only a control reached with the keyboard (Tab, shown by

@@ -1,3 +1,4 @@
+// @ts-check
 // Learning to play: the first-visit walkthrough, its "seen" mark, and the
 // "show playable cards" aid on the Play board.
 import { safeStorage } from "./storage.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The page: header with navigation and language, one view at a time, the connection banner.
 import { initialLocale, LOCALES, catalog, locale, onLocaleChange, setLocale, t } from "./i18n.js";
 import { Connection } from "./net.js";
@@ -106,7 +107,7 @@ for (const [name, view] of Object.entries(VIEWS)) {
   a.dataset.t = view.nav;
   nav.append(a);
 }
-const select = shell.querySelector(".lang-select");
+const select = /** @type {HTMLSelectElement} */ (shell.querySelector(".lang-select"));
 for (const loc of LOCALES) {
   const opt = document.createElement("option");
   opt.value = loc;
@@ -117,7 +118,7 @@ for (const loc of LOCALES) {
 select.value = locale();
 select.addEventListener("change", () => setLocale(select.value));
 
-const banner = shell.querySelector(".banner");
+const banner = /** @type {HTMLElement} */ (shell.querySelector(".banner"));
 const main = shell.querySelector(".main");
 document.body.prepend(shell);
 
@@ -220,7 +221,7 @@ initLearning(app, { playState: () => instances.get("play")?.state ?? null, route
 registerServiceWorker();
 
 // For tests and the speed report: the shown state and timings, read-only.
-window.golfrace = {
+/** @type {any} */ (window).golfrace = {
   metrics,
   get state() {
     return instances.get("play")?.state ?? null;

@@ -1,3 +1,4 @@
+// @ts-check
 // The in-page answer to a race that does not exist (never did, or expired): its message and the two ways
 // on, "Create a race" and "Join another" (both lead to the Race tab). Shown by the race and watch views.
 import { errorText } from "./i18n.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // How a racer or a leaderboard entry is named on the page: the name they gave, else a placeholder in the
 // page's language (the server sends an empty name for someone who gave none).
 import { t } from "./i18n.js";

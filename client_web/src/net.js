@@ -1,3 +1,4 @@
+// @ts-check
 // One websocket to the server, msgpack frames (subprotocol golfrace.msgpack), reconnecting by itself.
 // It knows the hello/welcome handshake and nothing about games: views listen to message types.
 import { decode, encode } from "@msgpack/msgpack";

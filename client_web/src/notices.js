@@ -1,3 +1,4 @@
+// @ts-check
 // Short race notices shared by the watch view and the race view: "Go!" when the countdown ends, and a line
 // when a racer finishes. Each is said in the polite live region too.
 import { t } from "./i18n.js";

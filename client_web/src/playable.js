@@ -1,3 +1,4 @@
+// @ts-check
 // The "show playable cards" aid: outline the free cards that fit on the discard. A mirror of engine/rules.py
 // `fits`, for the eye only (the server still decides every move). Only the Play view and the walkthrough use
 // it: never a race or the daily challenge, where the aid would be an edge over the others.

@@ -1,3 +1,4 @@
+// @ts-check
 // The service worker (dist/sw.js) that keeps the shell for offline use, registered once the page has loaded
 // so it never competes with the first board.
 export function registerServiceWorker() {

@@ -1,3 +1,4 @@
+// @ts-check
 // What a player pastes to join a race: its link on this site (/r/<id>, /#/race/<id>, /watch/<id>) or its id.
 // Race ids are "r" and 11 characters of server/golfrace/races/service.py's ID_ALPHABET.
 const RACE_ID = /^r[abcdefghijkmnpqrstuvwxyz23456789]{11}$/;

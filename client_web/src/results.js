@@ -1,3 +1,4 @@
+// @ts-check
 // The results table of a finished race, shared by the race view (a racer's) and the watch view (a
 // spectator's): rank, name, status, score, time, moves and undos, with par for the deal.
 import { t } from "./i18n.js";

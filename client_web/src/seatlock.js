@@ -1,3 +1,4 @@
+// @ts-check
 // The race board while the connection is down: visibly locked (`data-offline` on the board's panel,
 // `aria-busy` on the board), and it takes at most one move, which waits in the seat's GameSession and is
 // sent again with its seq once the connection is back. Online, a move waiting for its answer locks nothing.

@@ -1,3 +1,4 @@
+// @ts-check
 // Client sequence numbers: increasing per game (or race) in this browser. Kept in storage, so that a reload
 // goes on from the last one, and in memory, so that a page without storage still counts up.
 const memory = new Map();

@@ -1,3 +1,4 @@
+// @ts-check
 // The player's choices kept in this browser.
 import { safeStorage as storage } from "./storage.js";
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The win's chime: four rising notes synthesized with Web Audio (our own sound, no file to load). Played only
 // when the player turned the sound on (settings.sound, off by default).
 const NOTES = [523.25, 659.25, 783.99, 1046.5]; // C5 E5 G5 C6

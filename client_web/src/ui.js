@@ -1,3 +1,4 @@
+// @ts-check
 // Small page-wide helpers: translated labels, the polite live region, toasts, copy to clipboard.
 import { t } from "./i18n.js";
 
@@ -74,10 +75,15 @@ export async function copyText(text) {
   }
 }
 
+/**
+ * The first element of an HTML string.
+ * @param {string} html
+ * @returns {HTMLElement}
+ */
 export function el(html) {
   const tpl = document.createElement("template");
   tpl.innerHTML = html.trim();
-  return tpl.content.firstElementChild;
+  return /** @type {HTMLElement} */ (tpl.content.firstElementChild);
 }
 
 /** Whether a key press belongs to a text field or an open dialog rather than to the board. */

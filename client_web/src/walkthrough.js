@@ -1,3 +1,4 @@
+// @ts-check
 // The walkthrough: the seeds' example deal in a dialog, played in the page (no server): draw, 9♣, 8♣, with
 // each step's explanation; the card to play is highlighted, another one shakes. Skip (or Escape) closes it.
 import { Board } from "./board.js";
@@ -20,7 +21,8 @@ function markWalkthroughSeen() {
 const STAY_MS = 3_600_000; // the highlight stays until the move is made
 
 export function runWalkthrough(app) {
-  const d = el(`
+  const d = /** @type {HTMLDialogElement} */ (
+    el(`
     <dialog class="dlg walkthrough" aria-labelledby="walk-title" aria-describedby="walk-text">
       <div class="walk-head">
         <h2 id="walk-title" data-t="ui.learn.title"></h2>
@@ -35,8 +37,9 @@ export function runWalkthrough(app) {
         <button type="button" class="btn play-deal" data-t="ui.learn.play_deal" hidden></button>
         <button type="button" class="btn primary next" data-t="ui.learn.next"></button>
       </div>
-    </dialog>`);
-  const q = (s) => d.querySelector(s);
+    </dialog>`)
+  );
+  const q = (/** @type {string} */ s) => /** @type {HTMLElement} */ (d.querySelector(s));
   let step = 0;
   let state = exampleState(0);
   const board = new Board({
@@ -44,7 +47,7 @@ export function runWalkthrough(app) {
     onDraw: () => tried({ a: "draw" }, board.stock),
   });
   q(".walk-board").append(board.el);
-  const aidBox = q("input[name=aid]");
+  const aidBox = /** @type {HTMLInputElement} */ (q("input[name=aid]"));
   aidBox.checked = aid.on;
   aidBox.addEventListener("change", () => {
     aid.on = aidBox.checked;
@@ -90,10 +93,10 @@ export function runWalkthrough(app) {
   }
 
   // the board's keys inside the dialog: 1–7 and Space/D (the page's own keys stand aside while it is open)
-  d.addEventListener("keydown", (e) => {
+  d.addEventListener("keydown", (/** @type {KeyboardEvent} */ e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const digit = /^(Digit|Numpad)([1-7])$/.exec(e.code)?.[2] ?? (/^[1-7]$/.test(e.key) ? e.key : null);
-    const onButton = e.target?.closest?.("button, input");
+    const onButton = /** @type {Element} */ (e.target)?.closest?.("button, input");
     if (digit) tried({ a: "tap", col: Number(digit) }, board.columns[Number(digit) - 1].lastElementChild);
     else if ((e.key === " " && !onButton) || e.key.toLowerCase() === "d" || e.code === "KeyD") tried({ a: "draw" }, board.stock);
     else return;

@@ -1,3 +1,4 @@
+// @ts-check
 // Passkeys with the browser's own WebAuthn API (navigator.credentials): the server's JSON options (base64url
 // strings) become the ArrayBuffers the API takes, and its answer becomes JSON again for the server.
 
@@ -30,15 +31,16 @@ export async function createPasskey(options) {
     user: { ...options.user, id: fromBase64url(options.user.id) },
     excludeCredentials: descriptors(options.excludeCredentials),
   };
-  const cred = await navigator.credentials.create({ publicKey });
+  const cred = /** @type {PublicKeyCredential} */ (await navigator.credentials.create({ publicKey }));
+  const r = /** @type {AuthenticatorAttestationResponse} */ (cred.response);
   return {
     id: cred.id,
     rawId: toBase64url(cred.rawId),
     type: cred.type,
     response: {
-      clientDataJSON: toBase64url(cred.response.clientDataJSON),
-      attestationObject: toBase64url(cred.response.attestationObject),
-      transports: cred.response.getTransports?.() ?? [],
+      clientDataJSON: toBase64url(r.clientDataJSON),
+      attestationObject: toBase64url(r.attestationObject),
+      transports: r.getTransports?.() ?? [],
     },
     clientExtensionResults: cred.getClientExtensionResults?.() ?? {},
   };
@@ -51,8 +53,8 @@ export async function getPasskey(options) {
     challenge: fromBase64url(options.challenge),
     allowCredentials: descriptors(options.allowCredentials),
   };
-  const cred = await navigator.credentials.get({ publicKey });
-  const r = cred.response;
+  const cred = /** @type {PublicKeyCredential} */ (await navigator.credentials.get({ publicKey }));
+  const r = /** @type {AuthenticatorAssertionResponse} */ (cred.response);
   return {
     id: cred.id,
     rawId: toBase64url(cred.rawId),

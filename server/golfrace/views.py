@@ -27,13 +27,17 @@ def undo_open(game: Game, meta: Mapping[str, Any] = NO_META) -> bool:
     return can_undo(game)
 
 
-def shown_code(game: Game, hidden: bool) -> str | None:
+def shown_code(game: Game, hidden: bool, meta: Mapping[str, Any] = NO_META) -> str | None:
+    """A hidden code once the game is over; a race seat's never (fair play 11.2: the race shows it once every
+    racer is done, see ``Race.code_visible_to``)."""
+    if hidden and "race" in meta:
+        return None
     return None if hidden and game.status is Status.PLAYING else str(game.code)
 
 
 def public_state(game: Game, hidden: bool, meta: Mapping[str, Any] = NO_META) -> dict[str, Any]:
     return {
-        "code": shown_code(game, hidden),
+        "code": shown_code(game, hidden, meta),
         "rules": game.rules.value,
         "variants": {
             "strict": game.variants.strict,
@@ -72,7 +76,8 @@ def diff(
         status=after.status.value,
         can_undo=undo_open(after, meta),
     )
-    if hidden and before.status is Status.PLAYING and after.status is not Status.PLAYING:
+    ended = before.status is Status.PLAYING and after.status is not Status.PLAYING
+    if hidden and "race" not in meta and ended:  # a race seat's code: the race shows it (fair play 11.2)
         out["code"] = str(after.code)
     return out
 

@@ -92,17 +92,18 @@ async def test_daily_first_attempt_streaks_and_board(
 
     first = await play_daily(player, resign=False)
     assert first["ranked"] and first["options"]["seats"] == 1 and first["code"] is None
-    code = first["final"]["code"]
+    assert first["final"]["code"] is None  # fair play 11.2: not before the day is over, not to its player
     secret = hmac.new(TEST_SECRET.encode(), b"golfrace daily challenge", hashlib.sha256).digest()
     expected = choose_code(DAY, secret, lambda c: solving.winnable(c, 2.0), 64)
-    assert code == str(expected) and solving.winnable(GameCode.parse(code)) is True
+    code = str(expected)
+    assert solving.winnable(GameCode.parse(code)) is True
 
     live = await fan.expect("board", T, where=lambda m: m["total"] == 1)
     entry = live["entries"][0]
     assert entry["player"] == player.player and entry["rank"] == 1
 
     status = await daily(player)
-    assert status["played"] and status["streak"] == 1 and status["code"] == code
+    assert status["played"] and status["streak"] == 1 and status["code"] is None
     result = first["final"]["results"][0]
     head, symbols = status["share"].splitlines()
     mins, secs = divmod(result["elapsed"] // 1000, 60)
@@ -117,24 +118,23 @@ async def test_daily_first_attempt_streaks_and_board(
         board = (await http.get(f"/api/leaderboards/daily/{DAY}", params={"token": player.token})).json()
         assert board["total"] == 1 and board["you"]["rank"] == 1
         assert (await http.get(f"/api/leaderboards/daily/{DAY + timedelta(days=1)}")).status_code == 400
-        # the day is still on: only its own player may fetch the record
+        # the day is still on: nobody may fetch the record, its own player included (fair play 11.2)
         assert (await http.get(f"/api/games/{result['game']}")).status_code == 409
-        rec = (
-            await http.get(
-                f"/api/games/{result['game']}", headers={"Authorization": f"Bearer {player.token}"}
-            )
-        ).json()
+        own = {"Authorization": f"Bearer {player.token}"}
+        assert (await http.get(f"/api/games/{result['game']}", headers=own)).status_code == 409
+        clock.go(DAY + timedelta(days=1))
+        rec = (await http.get(f"/api/games/{result['game']}")).json()
+    assert rec["code"] == code
     final = replay(rec["code"], [parse_token(t) for t, _ms in rec["log"]])
     assert final.status is not Status.PLAYING and final.score == rec["score"] == result["score"]
     assert len(rec["steps"]) == len(rec["log"]) == final.moves + final.undos
 
     # the next day: the streak grows; a skipped day breaks it
-    clock.go(DAY + timedelta(days=1))
     assert (await daily(player))["streak"] == 1
     nxt = await play_daily(player, resign=True)
     assert nxt["ranked"] and nxt["daily"] == (DAY + timedelta(days=1)).isoformat()
     status = await daily(player)
-    assert status["streak"] == 2 and status["best_streak"] == 2 and status["code"] != code
+    assert status["streak"] == 2 and status["best_streak"] == 2 and status["code"] is None
     clock.go(DAY + timedelta(days=3))
     status = await daily(player)
     assert status["streak"] == 0 and status["best_streak"] == 2 and not status["played"]
@@ -157,14 +157,16 @@ async def test_the_daily_code_stays_secret_until_the_day_is_over(
     done = await player.expect(
         "race", T, where=lambda m: m["race"] == first["race"] and m["phase"] == "finished"
     )
-    assert done["code"]  # its own player sees it once their game is over
-    # nobody else does, the same day: not in the race's page data, not when watching it
+    # fair play 11.2 (a throwaway token resigns at once): not even its own player sees the code the same day,
+    # nor anybody else: not in the race's page data, not when watching it
+    assert done["code"] is None
+    code = str(await server.ctx.extras["races"].service.daily.code(DAY + timedelta(days=10)))  # type: ignore[union-attr]
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
         assert (await http.get(f"/api/races/{first['race']}")).json()["code"] is None
         await other.send({"t": "watch", "race": first["race"]})
         assert (await other.expect("race_watch", T))["code"] is None
         clock.go(DAY + timedelta(days=11))  # the day is over: the code is public
-        assert (await http.get(f"/api/races/{first['race']}")).json()["code"] == done["code"]
+        assert (await http.get(f"/api/races/{first['race']}")).json()["code"] == code
 
 
 async def test_a_daily_play_refused_for_its_name_does_not_use_up_the_attempt(

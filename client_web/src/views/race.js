@@ -5,6 +5,7 @@
 import { rankedNotice } from "../account.js";
 import { Board } from "../board.js";
 import { checkCode } from "../codes.js";
+import { describeChange } from "../announce.js";
 import { describeState } from "../describe.js";
 import { TABLEAU, clock, progressLine, statusText } from "../format.js";
 import { errorText, locale, t } from "../i18n.js";
@@ -324,6 +325,7 @@ export function createRaceView(app) {
   }
 
   function showBoard(state, change, diff) {
+    const before = mine;
     mine = state;
     lock.paint();
     board.render(state, change, diff, locale());
@@ -333,7 +335,8 @@ export function createRaceView(app) {
     room.dataset.v = String(state.v);
     room.dataset.status = state.status;
     if (change !== "snapshot") {
-      announce(describeState(state, locale()));
+      // only what changed; B reads the whole board
+      announce(describeChange(before, state, diff, locale()) ?? describeState(state, locale()));
       hideToast("refusal"); // an explanation of an earlier refusal is stale once a move went through
     }
     if (state.status !== "playing" && lastDialogFor !== `${raceId}@${state.v}` && change !== "snapshot") {
@@ -563,6 +566,7 @@ export function createRaceView(app) {
     },
     draw: () => act("draw"),
     undo: () => act("undo"),
+    read: () => mine && announce(describeState(mine, locale())),
   });
 
   return {

@@ -194,16 +194,29 @@ class Race:
         return max(0, end - self.starts_at)
 
     def code_visible_to(self, player: str | None, now: int | None = None) -> bool:
-        """A random code is secret until the viewer's own game ends (or, for others, the race). A daily code
-        stays secret from everyone but its racer until its UTC day is over (``now`` given and past it)."""
+        """Fair play (11.2): a typed code is no secret; any other code is shown to nobody, its own racers
+        included (a finished or resigned racer could pass it on), until every racer is done; a daily code
+        until its attempt has ended and its UTC day is over as well (``now`` given and past it)."""
         if self.typed:
             return True
-        racer = self.racer(player) if player is not None else None
-        if racer is not None and racer.done:
-            return True
-        if self.daily is not None:  # fair play: never while the attempt runs (its day may be over by then)
+        if self.daily is not None:
             return self.ended_at is not None and now is not None and day_of(now).isoformat() > self.daily
         return self.ended_at is not None
+
+    def cards_public(self, now: int) -> bool:
+        """Every card of every board may be shown to anyone: the code is public (``code_visible_to``)."""
+        return self.code_visible_to(None, now)
+
+    def shown_draws(self, seats: Seats, now: int) -> int | None:
+        """Fair play (11.4): how many drawn cards of any board someone other than its player may see (the
+        racers share one stock): as many as every racer still playing has drawn; None: all of them. A daily
+        attempt shows none until its day is over."""
+        if self.cards_public(now):
+            return None
+        if self.daily is not None:
+            return 0
+        drawn = [seats[r.seat].game.drawn for r in self.racers if not r.done and r.seat in seats]
+        return min(drawn) if drawn else 0
 
     def ranking(self, seats: Seats) -> list[Racer]:
         def key(r: Racer) -> tuple[int, int, int, int, int]:

@@ -1,14 +1,18 @@
 """What each audience may see of a race, as plain wire data (pure functions of the race and its seats).
 
 - a racer: the race (others' progress, no card of theirs); their own board is their seat game (``open``);
-- a watcher: every racer's board (tableau, discard, stock count, score) but never a face-down stock card;
-- nobody: a random or daily code before their own game (or, for watchers, the race) has ended.
+- a watcher: every racer's board (tableau, discard, stock count, score) but never a face-down stock card,
+  and a drawn card only once every racer still playing has drawn as many (a daily attempt: counts only
+  until its day is over), fair play 11.4;
+- nobody, its racers included: a random code before the race has ended, a daily code before its attempt
+  has ended and its day is over (11.2).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+from ..engine import Game
 from ..views import card_code
 from .race import Race
 from .racer import STOPPED, Racer, Seat, Seats
@@ -33,18 +37,58 @@ def progress(race: Race, racer: Racer, seats: Seats, now: int) -> dict[str, Any]
     }
 
 
-def board(race: Race, racer: Racer, seats: Seats, now: int) -> dict[str, Any]:
-    """A racer's board for watchers: progress plus the visible cards (tableau and discard)."""
+def board(
+    race: Race, racer: Racer, seats: Seats, now: int, shown: int | Literal["?"] | None = "?"
+) -> dict[str, Any]:
+    """A racer's board for watchers: progress plus the visible cards (tableau and discard). Fair play: a
+    drawn card on the discard only once every racer still playing has drawn as many (``shown``, default
+    ``race.shown_draws``), and a daily attempt's cards not at all before its day is over (counts only)."""
+    if shown == "?":
+        shown = race.shown_draws(seats, now)
     out = progress(race, racer, seats, now)
     seat: Seat | None = seats.get(racer.seat)
     game = seat.game if seat is not None else None
     out["columns"] = [[c.code for c in col] for col in game.columns] if game else None
     out["discard"] = card_code(game.discard) if game else None
+    out["hidden"] = False
+    if game is not None and race.daily is not None and shown is not None:
+        out["columns"], out["discard"], out["hidden"] = None, None, True
+    elif game is not None and shown is not None and drawn_on_top(game) > shown:
+        out["discard"], out["hidden"] = None, True
+    return out
+
+
+def drawn_on_top(game: Game) -> int:
+    """Which drawn card the discard shows (1: the first drawn), 0 when it shows no drawn card. A stock card on
+    the discard is always the last one drawn (a later card would cover it); one deck has no twin cards."""
+    if game.drawn and game.discard is not None and game.discard == game.deal.stock[game.drawn - 1]:
+        return game.drawn
+    return 0
+
+
+def watcher_diff(race: Race, diff: dict[str, Any], game: Game, shown: int | None) -> dict[str, Any]:
+    """A seat's diff as watchers get it (``board``'s rules): without the cards they may not see yet."""
+    if shown is None:
+        return diff
+    out = dict(diff)
+    if race.daily is not None:
+        for key in ("drawn", "discard"):
+            if key in out:
+                out[key] = None
+        for key in ("removed", "restored"):
+            if isinstance(out.get(key), dict):
+                out[key] = {**out[key], "card": None}
+        return out
+    if drawn_on_top(game) > shown:
+        out["discard"] = None
+        if "drawn" in out:
+            out["drawn"] = None
     return out
 
 
 def boards(race: Race, seats: Seats, now: int) -> list[dict[str, Any]]:
-    return [board(race, r, seats, now) for r in race.racers]
+    shown = race.shown_draws(seats, now)
+    return [board(race, r, seats, now, shown) for r in race.racers]
 
 
 def race_view(

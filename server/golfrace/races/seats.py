@@ -9,7 +9,7 @@ from typing import Any
 from ..engine import Game
 from ..protocol import pack
 from ..store import Gate, Stored, gate_key, seat_of
-from .race_views import board, progress
+from .race_views import board, progress, watcher_diff
 from .racer import Seat
 from .service import RaceService
 from .storage import race_channel
@@ -33,18 +33,30 @@ class SeatRules:
         racer = race.racer_at(seat) if race is not None else None
         if race is None or racer is None:
             return gate, None
-        seats = {seat: Seat(after, stored.v + 1, now)}
+        seats: dict[int, Seat] = {seat: Seat(after, stored.v + 1, now)}
+        shown: int | None = None
+        was: int | None = None
+        if not race.cards_public(now):  # fair play 11.4: the others' draws bound what watchers see
+            others, _ = await self.service.storage.seats(race)
+            before = {**others, seat: Seat(stored.game, stored.v)}
+            seats = {**others, **seats}
+            shown = race.observe(seats).shown_draws(seats, now)
+            was = race.shown_draws(before, now)
         race = race.observe(seats)  # this seat's own end, if the move is one
         racer = race.racer_at(seat) or racer
-        event = {
+        event: dict[str, Any] = {
             "k": "move",
             "seat": seat,
             "player": racer.player,
             "v": stored.v + 1,
-            "diff": {k: v for k, v in change.items() if k not in HIDDEN_FROM_OTHERS},
+            "diff": watcher_diff(
+                race, {k: v for k, v in change.items() if k not in HIDDEN_FROM_OTHERS}, after, shown
+            ),
             "progress": progress(race, racer, seats, now),
-            "board": board(race, racer, seats, now),
+            "board": board(race, racer, seats, now, shown),
         }
+        if shown is not None and was is not None and shown > was:  # other boards' draws may show now
+            event["boards"] = [board(race, r, seats, now, shown) for r in race.racers if r.seat != seat]
         return gate, (race_channel(race_id), pack(event))
 
     async def committed(self, stored: Stored, status_changed: bool) -> None:
