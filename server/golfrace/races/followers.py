@@ -51,13 +51,9 @@ class RaceFollower:
             moved = wire_of(session).moved(envelope, rid)
             session.send_shared(moved.progress)
             if self.role == "watcher":
-<<<<<<< HEAD
                 session.send_shared(moved.board)
-=======
-                session.send({"t": "race_board", "race": rid, "board": msg["board"], "diff": msg["diff"]})
                 for other in msg.get("boards") or ():  # fair play: draws that every racer has reached now
                     session.send({"t": "race_board", "race": rid, "board": other, "diff": None})
->>>>>>> main
             return
         # a race started or changed on another instance: this one settles it on time too
         service.forget(rid)
