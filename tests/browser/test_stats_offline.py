@@ -88,6 +88,10 @@ def test_offline_after_a_first_visit_opens_the_rules(
         shot(page, f"offline-{lang}-{viewport['width']}")
     finally:
         page.context.set_offline(False)
-    # back online: the offline page finds the server again by itself, and the game is there again
-    page.wait_for_selector(".play[data-v]", timeout=15_000)
+    # back online: the offline page finds the server again by itself and reloads the page it stood for (the
+    # last or an earlier of the addresses above): the game's own page, with its navigation, is there again
+    page.wait_for_function(
+        "!document.querySelector('.offline-page') && !!document.querySelector('.nav a[aria-current=page]')",
+        timeout=15_000,
+    )
     assert not page.errors
