@@ -158,6 +158,8 @@ def test_a_racer_whose_game_is_over_sees_their_final_time_and_no_undo(
     new_context: Any, web_server: Any
 ) -> None:
     host, guest, _ = running_race(new_context, web_server.http)
+    for page in (host, guest):  # each racer saw "Go!" as the countdown ended
+        assert page.locator(".race-room .go-notice").count() == 1
     host.wait_for_function(
         "document.querySelector('.race-hud .elapsed').textContent === '0:01'", timeout=5_000
     )
@@ -165,6 +167,11 @@ def test_a_racer_whose_game_is_over_sees_their_final_time_and_no_undo(
     resign(host)
     host.wait_for_selector(".my-end:not([hidden])")
     assert host.locator(".undo").is_hidden() and host.locator(".resign").is_hidden()
+    # the opponent is told that the host is done (a notice naming the host's status)
+    told = UI["live"]["finished"].split("{status}")[0].split("{name}")[1] + UI["status"]["resigned"]
+    guest.wait_for_function(
+        "s => document.getElementById('toast').textContent.includes(s)", arg=told, timeout=5_000
+    )
     resign(guest)
     host.wait_for_selector(".results:not([hidden])")
     final = host.evaluate(MY_TIME)

@@ -15,6 +15,7 @@ import { racerName } from "../names.js";
 import { confirmDialog, dismissConfirm } from "../confirm.js";
 import { raceIdFrom } from "../raceid.js";
 import { createMissing, showMissing } from "../missing.js";
+import { finishWatcher, finishedText, showGo } from "../notices.js";
 import { createResults, paintResults } from "../results.js";
 import { SeatLock } from "../seatlock.js";
 import { GameSession } from "../session.js";
@@ -139,6 +140,8 @@ export function createRaceView(app) {
   let raceId = null;
   let race = null;
   let mine = null; // my board state
+  let shownPhase = null; // the phase last painted: "Go!" when it turns from countdown to running
+  const finishes = finishWatcher();
   let timer = null;
   let lastDialogFor = null;
   let lastTapped = null;
@@ -294,6 +297,7 @@ export function createRaceView(app) {
       app.conn.on("race_progress", (m) => {
         if (m.race !== raceId || !race) return;
         race.racers = race.racers.map((r) => (r.seat === m.racer.seat ? m.racer : r));
+        noticeFinishes();
         renderRacers();
         renderControls();
       }),
@@ -347,6 +351,7 @@ export function createRaceView(app) {
 
   function render() {
     if (!race) return;
+    noticeFinishes();
     renderHead();
     renderRacers();
     const host = race.host === app.player();
@@ -490,11 +495,20 @@ export function createRaceView(app) {
   const phaseNow = () => phaseAt(race, app.conn.serverNow());
   const myProgress = () => race?.racers?.find((r) => race.you && r.seat === race.you.seat) ?? null;
 
+  /** An opponent who was playing is done: a notice (my own end has its own; none for finishes missed). */
+  function noticeFinishes() {
+    const mySeat = race.racers.find((r) => r.player === app.player())?.seat ?? null;
+    for (const r of finishes(race.racers, mySeat)) toast(finishedText(r));
+  }
+
   function tickCountdown() {
     const box = q(".countdown");
     if (!race) return;
     const now = app.conn.serverNow();
-    room.dataset.phase = phaseNow();
+    const phase = phaseNow();
+    if (shownPhase === "countdown" && phase === "running") showGo(room); // "Go!" as the countdown ends
+    shownPhase = phase;
+    room.dataset.phase = phase;
     if (phaseNow() === "countdown") {
       const n = Math.max(1, Math.ceil((race.starts_at - now) / 1000));
       box.hidden = false;
