@@ -50,6 +50,8 @@ export class Connection {
     this.stopped = false;
     this.timer = null;
     this.stableTimer = null;
+    /** Messages a player asked for while the connection was not ready, by kind: sent on the next "ready". */
+    this.soon = new Map();
   }
 
   get token() {
@@ -137,6 +139,9 @@ export class Connection {
       this.stableTimer = setTimeout(() => (this.attempt = 0), STABLE_MS);
       this.connections += 1;
       this.emit("ready", { welcome: msg, reconnect: this.connections > 1 });
+      const waiting = [...this.soon.values()];
+      this.soon.clear();
+      for (const m of waiting) this.send(m);
       return;
     }
     if (msg.t === T.error && !this.ready && /token/.test(String(msg.code))) {
@@ -154,6 +159,15 @@ export class Connection {
   send(msg) {
     if (!this.ready) return false;
     return this.raw(msg);
+  }
+
+  /** Send a message a player asked for (a click): now if the handshake is done, else as soon as it is. A
+   * click made while the page is still connecting (or reconnecting) is not lost; a second one of the same
+   * kind before then replaces the first. Only a message that never left is kept: nothing is sent twice. */
+  sendSoon(msg, kind = String(msg.t)) {
+    if (this.send(msg)) return;
+    checkMessage(msg);
+    this.soon.set(kind, msg);
   }
 
   raw(msg) {

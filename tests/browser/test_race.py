@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from golfrace.engine.i18n import catalog
 
 from ..accounts.helpers import sign_up_in_page
-from .helpers import host_race, open_page, resign, shot
+from .helpers import host_race, open_page, resign, shot, wait_until
 
 UI = catalog("en")["ui"]
 DAILY_MARGIN_S = 45  # longer than the daily test takes from its first attempt to reading it back
@@ -181,3 +182,40 @@ def test_race_links_lead_strangers_to_the_watch_view_and_racers_to_their_seat(
     assert late.locator("#toast.show").count() == 0
     for page in (host, stranger, late):
         assert not page.errors, page.errors
+
+
+def test_create_clicked_while_the_page_is_still_connecting_is_not_lost(new_context: Any, web_server: Any) -> None:
+    """A newcomer who clicks Create before the handshake is done (a slow network, a busy server) gets their
+    race once the connection is ready, not a button that silently did nothing."""
+    page = open_page(new_context, web_server.http + "/#/race")
+    held: list[Any] = []
+    state: dict[str, Any] = {"page_ws": None, "open": False}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        state["page_ws"] = ws
+
+        def from_server(message: Any) -> None:
+            if state["open"]:
+                ws.send(message)
+            else:
+                held.append(message)  # the welcome waits: for the page, it is still connecting
+
+        server.on_message(from_server)
+        ws.on_message(lambda message: server.send(message))
+
+    page.route_web_socket(re.compile(r"/ws$"), route)
+    page.reload()
+    page.wait_for_selector(".race-create .create")
+    wait_until(page, lambda: len(held) > 0)  # the server has answered the hello; the page has not seen it
+    assert page.evaluate("window.golfrace.conn.ready") is False
+    page.click(".race-create .create")
+    page.wait_for_timeout(0)
+    assert page.evaluate("location.hash") == "#/race"  # nothing could answer it yet
+    state["open"] = True
+    for message in held:
+        state["page_ws"].send(message)
+    page.wait_for_function("window.golfrace.conn.ready")
+    page.wait_for_function("location.hash.startsWith('#/race/')")
+    page.wait_for_selector(".race-room .racer")
+    assert not page.errors, page.errors

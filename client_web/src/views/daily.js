@@ -96,7 +96,7 @@ export function createDailyView(app) {
     waitingRace = true;
     const msg = { t: "daily_play" };
     if (name) msg.name = name;
-    app.conn.send(msg);
+    app.conn.sendSoon(msg);
   });
 
   return {

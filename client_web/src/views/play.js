@@ -406,7 +406,7 @@ export function createPlayView(app) {
     const msg = { t: "race_new", code, rid: raceAsked };
     const name = playerName();
     if (name) msg.name = name;
-    app.conn.send(msg);
+    app.conn.sendSoon(msg);
   }
   app.conn.on("race", (m) => {
     if (!raceAsked || m.rid !== raceAsked || !m.you) return;

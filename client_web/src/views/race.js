@@ -188,7 +188,7 @@ export function createRaceView(app) {
     createCount += 1;
     msg.rid = `c${createCount}`;
     awaitingCreate = msg.rid;
-    app.conn.send(msg);
+    app.conn.sendSoon(msg);
   });
   // what we wait for after Create or Rematch: the `race` echoing our rid, or the race after `rematch:<id>`
   let awaitingCreate = null;
@@ -554,7 +554,7 @@ export function createRaceView(app) {
   q(".copy-link").addEventListener("click", async () => {
     if (race && (await copyText(raceLink(race.race)))) toast(t("ui.copied"));
   });
-  q(".start").addEventListener("click", () => app.conn.send({ t: "race_start", race: raceId }));
+  q(".start").addEventListener("click", () => app.conn.sendSoon({ t: "race_start", race: raceId }));
   q(".leave").addEventListener("click", () => {
     app.conn.send({ t: "race_leave", race: raceId });
     app.navigate("#/race");
@@ -563,13 +563,13 @@ export function createRaceView(app) {
   q(".resign").addEventListener("click", async () => {
     const id = raceId;
     if (!(await confirmDialog("ui.resign_confirm", "ui.resign"))) return;
-    if (id === raceId && race?.phase !== "finished") app.conn.send({ t: "race_resign", race: id });
+    if (id === raceId && race?.phase !== "finished") app.conn.sendSoon({ t: "race_resign", race: id });
   });
   q(".rematch").addEventListener("click", () => {
     if (race?.rematch) app.navigate(`#/race/${race.rematch}`);
     else {
       awaitingCreate = `rematch:${raceId}`;
-      app.conn.send({ t: "race_rematch", race: raceId });
+      app.conn.sendSoon({ t: "race_rematch", race: raceId });
     }
   });
 
