@@ -28,6 +28,7 @@ def race_to_data(self: Race) -> dict[str, Any]:
         "next_seat": self.next_seat,
         "idle_s": self.idle_s,
         "finalized": self.finalized,
+        "rev": self.rev,
         "racers": [
             {
                 "player": r.player,
@@ -73,4 +74,5 @@ def race_from_data(data: dict[str, Any]) -> Race:
         next_seat=int(data["next_seat"]),
         idle_s=int(data.get("idle_s", DEFAULT_SETTINGS.idle_forfeit_s)),
         finalized=bool(data.get("finalized", False)),
+        rev=int(data.get("rev", 0)),
     )

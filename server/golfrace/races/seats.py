@@ -4,11 +4,13 @@ the race following the seat once the commit is stored."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
 from ..engine import Game
+from ..hub import Hub
 from ..protocol import pack
-from ..store import Gate, Stored, gate_key, seat_of
+from ..store import Also, Gate, Stored, gate_key, seat_of
 from .race_views import board, progress, watcher_diff
 from .racer import Seat
 from .service import RaceService
@@ -19,12 +21,13 @@ HIDDEN_FROM_OTHERS = ("t", "game", "code")
 
 
 class SeatRules:
-    def __init__(self, service: RaceService) -> None:
+    def __init__(self, service: RaceService, hub: Hub) -> None:
         self.service = service
+        self.hub = hub
 
     async def prepare(
         self, stored: Stored, after: Game | None, change: dict[str, Any] | None, now: int
-    ) -> tuple[Gate, tuple[str, bytes] | None]:
+    ) -> tuple[Gate, Also | None]:
         race_id, seat = _race_seat(stored)
         gate = Gate(gate_key(race_id), seat)
         if after is None or change is None:
@@ -33,6 +36,7 @@ class SeatRules:
         racer = race.racer_at(seat) if race is not None else None
         if race is None or racer is None:
             return gate, None
+        gate = Gate(gate.key, seat, race.rev)  # the commit checks that the race is still this one
         seats: dict[int, Seat] = {seat: Seat(after, stored.v + 1, now)}
         shown: int | None = None
         was: int | None = None
@@ -57,11 +61,20 @@ class SeatRules:
         }
         if shown is not None and was is not None and shown > was:  # other boards' draws may show now
             event["boards"] = [board(race, r, seats, now, shown) for r in race.racers if r.seat != seat]
-        return gate, (race_channel(race_id), pack(event))
+        return gate, Also(race_channel(race_id), pack(event), event)
 
-    async def committed(self, stored: Stored, status_changed: bool) -> None:
-        if status_changed:
-            await self.service.touch(_race_seat(stored)[0])
+    def resent(self, stored: Stored) -> Awaitable[None] | None:
+        race_id = _race_seat(stored)[0]
+        self.hub.resume(race_channel(race_id))  # each local follower gets the race as it is now
+        return self.service.touch_soon(race_id)
+
+    def stale(self, stored: Stored) -> None:
+        self.service.stale(_race_seat(stored)[0])
+
+    def committed(self, stored: Stored, status_changed: bool) -> Awaitable[None] | None:
+        if not status_changed:
+            return None
+        return self.service.touch_soon(_race_seat(stored)[0])
 
 
 def _race_seat(stored: Stored) -> tuple[str, int]:
