@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import re
@@ -109,12 +110,15 @@ ORIGIN_LEN = 9
 FIELDS = ["state", "v", "owner", "hidden", "created", "meta"]
 
 
+SEAT_IDS_KEPT = 65_536
 SEAT_ID = re.compile(r"(r[a-z0-9]{11})-([1-9][0-9]?)")
 """A race seat's game id: the race id (``r`` + 11 characters) and the seat number."""
 
 
+@functools.lru_cache(maxsize=SEAT_IDS_KEPT)
 def seat_of(game_id: str) -> tuple[str, int] | None:
-    """``(race id, seat)`` when ``game_id`` is a race seat's game, else None."""
+    """``(race id, seat)`` when ``game_id`` is a race seat's game, else None (kept for the ids seen lately:
+    each move asks several times)."""
     match = SEAT_ID.fullmatch(game_id)
     return None if match is None else (match[1], int(match[2]))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..engine import GameCode
@@ -10,10 +11,16 @@ from .racer import Outcome, Racer
 from .settings import DEFAULT_SETTINGS
 
 
+@functools.lru_cache(maxsize=4096)
+def code_text(code: GameCode) -> str:
+    """``str(code)``, kept for the codes of the races seen lately (every write and view spells it)."""
+    return str(code)
+
+
 def race_to_data(self: Race) -> dict[str, Any]:
     return {
         "id": self.id,
-        "code": str(self.code),
+        "code": code_text(self.code),
         "options": [self.options.undo, self.options.time_limit_s, self.options.seats],
         "host": self.host,
         "created_at": self.created_at,

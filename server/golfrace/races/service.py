@@ -25,18 +25,15 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import date
 from typing import Any
 
 import redis.asyncio as aioredis
 
-from .. import metrics
-from ..accounts import ranked as accounts_ranked
 from ..accounts.settings import AccountSettings
 from ..engine import GameCode, Rules, Variants, random_ranked_code
 from ..protocol import pack
 from ..store import Store, seat_id
-from . import race_views, solving
+from . import aftermath, race_views, solving
 from .daily import DailyBook
 from .errors import RaceError
 from .leaderboard import Leaderboards
@@ -45,9 +42,9 @@ from .lobby import Lobbies
 from .presence import Presence
 from .race import Race, RaceOptions
 from .racer import Seat, Seats
-from .replay import Checks, GameRecord, RecordStore, Verified, review_reason, verify
+from .replay import Checks, RecordStore
 from .settings import RaceSettings
-from .stats import History, Played
+from .stats import History
 from .storage import Loaded, RaceStore
 from .timers import SETTLE_RETRY_S, Tasks, Timers, retrying
 
@@ -253,12 +250,9 @@ class RaceService:
         await self.update(race_id, lambda r: r)
 
     def touch_soon(self, race_id: str) -> asyncio.Task[None]:
-        """``touch`` in a task of its own (a seat's end is acked before the race follows it): one at a time
-        per race on this instance, once more if asked meanwhile (that run sees every seat end stored
-        before it), so concurrent seat ends do not contend for the race's compare-and-set. Redis away:
-        retried (``SETTLE_RETRY_S``); should this instance die first, whoever touches the race next (or an
-        instance that saw the seat's move event, ``seat_ended``) follows it. Returns the task, done once
-        the race has followed."""
+        """``touch`` in a task of its own (done once the race has followed): one at a time per race here, once
+        more if asked meanwhile, so concurrent seat ends do not contend for the race's compare-and-set.
+        Redis away: retried; this instance dead: done by the next touch or by ``seat_ended`` elsewhere."""
         running = self._following.get(race_id)
         if running is not None and not running.done():
             self._again.add(race_id)
@@ -360,45 +354,8 @@ class RaceService:
 
     # --- the end of a race ----------------------------------------------------------------------------
     async def _finish(self, race: Race, seats: Seats) -> Race:
-        """Keep every racer's record, post the results, close daily attempts, then mark the race finalized.
-        Safe to run twice or concurrently; a failure leaves it to the next touch."""
-        try:
-            records: list[tuple[GameRecord, Verified]] = []
-            for racer in race.racers:
-                if racer.finished_at is None or racer.seat not in seats:
-                    continue
-                entries = await self.store.log(race.game_id(racer))
-                moves = [(tok, int(ms)) for tok, _, ms in (e.partition(" ") for e in entries)]
-                record = GameRecord.of(race, racer, moves)
-                v = verify(record)  # a replay of the whole game: once per record
-                records.append((record, v))
-                await self.records.save(record)
-                await self.boards.submit_record(record)
-                await accounts_ranked.race_over(self.redis, self.accounts, record, v)  # accounts: history
-                if race.daily and race.ranked:
-                    result = {
-                        "score": v.score,
-                        "elapsed": record.elapsed,
-                        "moves": v.moves,
-                        "left": list(v.game.heights),
-                        "game": record.game,
-                        "status": record.status,
-                        "review": review_reason(record, self.boards.checks),  # fair play: too fast?
-                    }
-                    day = date.fromisoformat(race.daily)
-                    await self.daily.finish(day, racer.player, result, ended_at=record.finished_at)
-            # after what the racers' pages ask for next (results, boards, the daily's share text)
-            for record, v in records:
-                await self.history.note(record.player, Played.of_record(record, v))
-            await self.live.remove(race.id)
-            done = await self.update(race.id, lambda r: r.finalize())
-        except Exception:
-            log.exception("finishing race %s failed; the next touch tries again", race.id)
-            return race
-        if done.after.finalized and not done.before.finalized:  # counted once, by the finalizing write
-            for racer in done.after.racers:
-                metrics.labelled(metrics.RACE_RESULTS, racer.status).inc()
-        return done.after
+        """The end's aftermath (``aftermath.finish``); a failure leaves it to the next touch."""
+        return await aftermath.finish(self, race, seats)
 
     def complete_later(self, race_id: str) -> None:
         """A race ended, or a seat of it, on another instance (its event came here): should that instance
