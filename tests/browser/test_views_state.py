@@ -185,7 +185,7 @@ def test_play_race_a_friend_goes_to_the_answer_of_its_own_request() -> None:
     refused = steps[5]["state"]
     assert refused["raceAsked"] is None and refused["notice"]["code"] == "rate_limited"
     assert steps[6]["same"]  # its request failed: a late answer goes nowhere
-    assert steps[6]["state"]["raceJoined"] == "rabcdefghijk"
+    assert steps[4]["state"]["raceJoined"] is None and steps[6]["state"]["raceJoined"] is None
 
 
 def test_play_errors_refusals_and_a_game_that_is_gone() -> None:
@@ -223,6 +223,8 @@ def test_daily_goes_to_its_attempt_only_after_play_was_asked() -> None:
             {"t": "race", "race": "rcasual00000", "daily": None},
             {"t": "race", "race": "rdaily111111", "daily": "2026-12-01"},
             {"t": "race", "race": "rdaily222222", "daily": "2026-12-01"},  # its later updates: stay
+            {"t": "play_asked"},  # back on the Daily tab, Continue: the same attempt, resumed
+            {"t": "race", "race": "rdaily111111", "daily": "2026-12-01"},
         ],
     )
     assert start["daily"] is None
@@ -231,6 +233,8 @@ def test_daily_goes_to_its_attempt_only_after_play_was_asked() -> None:
     assert steps[2]["state"]["waiting"]
     assert steps[4]["state"]["joined"] == "rdaily111111" and not steps[4]["state"]["waiting"]
     assert steps[5]["same"]
+    assert steps[6]["state"]["joined"] is None  # so that the resumed attempt is gone to again
+    assert steps[7]["state"]["joined"] == "rdaily111111"
 
 
 def test_daily_errors_and_reconnects() -> None:
@@ -360,9 +364,9 @@ def test_stats_keep_the_last_answer_and_drop_older_ones() -> None:
     )
     states = [s["state"] for s in steps]
     assert states[1]["loads"] == 2 and steps[2]["same"]
-    assert states[3] == {"data": body, "failed": False, "loads": 2, "loaded": 2}
-    assert states[5] == {"data": body, "failed": True, "loads": 3, "loaded": 3}
-    assert steps[7]["same"]
+    assert states[3] == {"data": body, "failed": False, "loads": 2, "left": False, "loaded": 2}
+    assert states[5] == {"data": body, "failed": True, "loads": 3, "left": False, "loaded": 3}
+    assert states[6]["left"] and steps[7]["same"]
 
 
 def test_account_shows_the_profile_of_the_account_signed_in() -> None:

@@ -96,6 +96,7 @@ const SIGNED_IN = `
     </div>
   </div>`;
 
+/** @param {import("./types.js").App} app */
 export function createAccountView(app) {
   const root = el(`
     <section class="view account-view">
@@ -106,7 +107,7 @@ export function createAccountView(app) {
   const errorLine = /** @type {HTMLElement} */ (root.querySelector(".account-error"));
   let view = initial();
 
-  /** @param {Record<string, any>} msg */
+  /** @param {import("./account_state.js").Msg} msg */
   function update(msg) {
     const before = view;
     view = reduce(view, msg);

@@ -6,6 +6,14 @@
 
 /** @typedef {Record<string, any>} Message */
 /**
+ * `show`: build the page for `account` (signed in, out, or saved: the profile is loaded again); `loaded` /
+ * `failed`: load `n` answered; `sessions`: the devices changed; `error`: what a form got (null: clear it);
+ * `leave`: the view is left (a profile still on its way is dropped).
+ * @typedef {{t: "show", account: Message | null} | {t: "loaded", n: number, profile: Message, sessions: Message[]}
+ *   | {t: "failed", n: number, error: Message} | {t: "sessions", sessions: Message[]}
+ *   | {t: "error", error: Message | null} | {t: "leave"}} Msg
+ */
+/**
  * @typedef {object} AccountState
  * @property {string | null | undefined} player the account shown (null: signed out; undefined: none yet)
  * @property {number} shows counts the times the page was built for the account (signed in, out, saved)
@@ -23,8 +31,7 @@ export function initial() {
 
 /**
  * @param {AccountState} state
- * @param {Message} msg `show` {account} (signed in, out, or saved: the profile is loaded again), `loaded`
- *   {n, profile, sessions}, `failed` {n, error}, `sessions` {sessions}, `error` {error | null}, `leave`
+ * @param {Msg} msg
  * @returns {AccountState}
  */
 export function reduce(state, msg) {

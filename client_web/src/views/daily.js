@@ -13,6 +13,7 @@ function askedName() {
   return safeStorage()?.getItem("golfrace.name") ?? "";
 }
 
+/** @param {import("./types.js").App} app */
 export function createDailyView(app) {
   const root = el(`
     <section class="view daily-view">
@@ -46,7 +47,7 @@ export function createDailyView(app) {
   let timer = null;
   const offs = [];
 
-  /** @param {Record<string, any>} msg */
+  /** @param {import("./daily_state.js").Msg} msg */
   function update(msg) {
     const before = view;
     view = reduce(view, msg);

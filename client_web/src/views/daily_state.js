@@ -5,6 +5,12 @@
 
 /** @typedef {Record<string, any>} Message */
 /**
+ * The server's `daily` (the day's status), `race` and `error`, the connection's `ready`, and `play_asked` (the
+ * player pressed Play: the daily race that comes next is the attempt).
+ * @typedef {({t: "daily"} & Message) | {t: "race", race: string, daily?: string | null}
+ *   | {t: "error", code: string, ref?: string | number, params?: object} | {t: "ready"} | {t: "play_asked"}} Msg
+ */
+/**
  * @typedef {object} DailyState
  * @property {Message | null} daily the day's status as the server last sent it (`daily`), null before
  * @property {boolean} waiting the player asked to play: the next daily `race` is the attempt to go to
@@ -20,15 +26,15 @@ export function initial() {
 
 /**
  * @param {DailyState} state
- * @param {Message} msg `daily`, `race`, `error`, `ready`, or the player's `play_asked`
+ * @param {Msg} msg
  * @returns {DailyState}
  */
 export function reduce(state, msg) {
   switch (msg.t) {
     case "daily":
       return { ...state, daily: msg };
-    case "play_asked":
-      return { ...state, waiting: true };
+    case "play_asked": // the same attempt may come back (one resumed): going there again is a new `joined`
+      return { ...state, waiting: true, joined: null };
     case "race":
       if (!state.waiting || !msg.daily) return state;
       return { ...state, waiting: false, joined: msg.race };

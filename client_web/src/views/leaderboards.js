@@ -11,6 +11,7 @@ import { initial, reduce, today } from "./leaderboards_state.js";
 const LIMIT = 20;
 const CODE_EXAMPLE = "GO1-E-ABCDEFG";
 
+/** @param {import("./types.js").App} app */
 export function createLeaderboardsView(app) {
   const root = el(`
     <section class="view boards-view">
@@ -49,7 +50,7 @@ export function createLeaderboardsView(app) {
 
   let view = initial();
 
-  /** @param {Record<string, any>} msg */
+  /** @param {import("./leaderboards_state.js").Msg} msg */
   function update(msg) {
     const before = view;
     view = reduce(view, msg);

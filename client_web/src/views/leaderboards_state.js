@@ -7,6 +7,17 @@ import { checkCode } from "../codes.js";
 
 /** @typedef {Record<string, any>} Message */
 /**
+ * `load`: the board of `kind` ("daily" or "code") and `key` (a day, "" for today at `now`, or a code) is
+ * asked for; `page`: load `n` answered (`data`, or the `error` text); `board`: the server's live update of a
+ * followed board; `refreshed`: refresh `r` of load `n` answered; `ready`: a new connection; `leave`: the
+ * view is left (older answers are dropped, nothing is followed).
+ * @typedef {{t: "load", kind: string, key: string, now?: number}
+ *   | {t: "page", n: number, data?: Message, error?: string}
+ *   | {t: "board", board: string, total: number, entries: Message[]}
+ *   | {t: "refreshed", n: number, r: number, data: Message}
+ *   | {t: "ready"} | {t: "leave"}} Msg
+ */
+/**
  * @typedef {object} BoardsState
  * @property {string | null} path the page asked for under /api/leaderboards/ (null: none; the view fetches
  *   it when `loads` moves on with a path)
@@ -44,8 +55,7 @@ function failed(state, error) {
 
 /**
  * @param {BoardsState} state
- * @param {Message} msg `load` {kind, key, now?}, `page` {n, data | error}, `board`, `refreshed` {n, r, data},
- *   `ready`, `leave` (the view is left: older answers are dropped, nothing is followed)
+ * @param {Msg} msg
  * @returns {BoardsState}
  */
 export function reduce(state, msg) {

@@ -18,6 +18,7 @@ import { initial, reduce } from "./play_state.js";
 
 const WIN_PAUSE_MS = 900; // the cascade alone before the result comes over it
 
+/** @param {import("./types.js").App} app */
 export function createPlayView(app) {
   const root = el(`
     <section class="view play" aria-labelledby="play-title">
@@ -62,11 +63,11 @@ export function createPlayView(app) {
 
   const session = new GameSession(app.conn, {
     onChange: (next, change, diff) => update({ t: "shown", state: next, change, diff }),
-    onRefused: (msg) => update(msg),
-    onError: (msg) => update(msg),
+    onRefused: (msg) => update(/** @type {import("./play_state.js").Msg} */ (msg)), // a `refused`
+    onError: (msg) => update(/** @type {import("./play_state.js").Msg} */ (msg)), // an `error`
   });
 
-  /** @param {Record<string, any>} msg */
+  /** @param {import("./play_state.js").Msg} msg */
   function update(msg) {
     const before = view;
     view = reduce(view, msg);

@@ -6,6 +6,17 @@
 /** @typedef {import("../session.js").GameState} GameState */
 /** @typedef {Record<string, any>} Message */
 /**
+ * `shown`: the game session shows a new state (`change`: "snapshot" or the diff's action); `refused`,
+ * `error` (one the session passes on), `hint`, `race`: the server's; `ready`: a new connection; and the
+ * player's own `hint_asked`, `hint_unsent` (the connection is down) and `race_asked` (Race a friend).
+ * @typedef {{t: "shown", state: GameState, change: string, diff?: Message | null}
+ *   | {t: "refused", code: string, params?: object}
+ *   | {t: "error", code: string, ref?: string | number, params?: object}
+ *   | {t: "hint", game: string, v: number, move: Message | null, winnable?: boolean | null}
+ *   | {t: "race", race: string, rid?: string, you?: Message | null}
+ *   | {t: "race_asked", rid: string} | {t: "hint_asked"} | {t: "hint_unsent"} | {t: "ready"}} Msg
+ */
+/**
  * Something to tell the player once (a toast): a catalog `key`, or an error `code` (errorText), with `n`
  * counting notices so that the same words said twice are shown twice.
  * @typedef {{kind: "info" | "error", key?: string, code?: string, params?: object, n: number}} Notice
@@ -49,11 +60,9 @@ function tell(state, notice) {
 }
 
 /**
- * The state after one message: `shown` (the session's new state: {state, change, diff}), `refused`,
- * `error` (one the session passes on), `hint`, `race`, `ready` from the connection, and the player's own
- * `hint_asked` / `hint_unsent` / `race_asked` ({rid}).
+ * The state after one message (any other message leaves it as it is).
  * @param {PlayState} state
- * @param {Message} msg
+ * @param {Msg} msg
  * @returns {PlayState}
  */
 export function reduce(state, msg) {
@@ -77,7 +86,7 @@ export function reduce(state, msg) {
     case "error":
       return failed(state, msg);
     case "race_asked":
-      return { ...state, raceAsked: msg.rid };
+      return { ...state, raceAsked: msg.rid, raceJoined: null };
     case "race":
       if (!state.raceAsked || msg.rid !== state.raceAsked || !msg.you) return state;
       return { ...state, raceAsked: null, raceJoined: msg.race };
@@ -98,7 +107,7 @@ function shown(state, game, change, diff) {
   return { ...state, game, change, diff, end };
 }
 
-/** @param {PlayState} state @param {Message} m */
+/** @param {PlayState} state @param {Extract<Msg, {t: "hint"}>} m */
 function hinted(state, m) {
   if (!state.hint || m.game !== state.hint.game) return state;
   const game = state.game;
@@ -111,7 +120,7 @@ function hinted(state, m) {
   return tell(pointed, { kind: "info", key: game.moves - game.undos === 0 ? "ui.hint_unwinnable" : "ui.hint_lost" });
 }
 
-/** @param {PlayState} state @param {Message} m */
+/** @param {PlayState} state @param {Extract<Msg, {t: "error"}>} m */
 function failed(state, m) {
   if (m.ref === "hint") return tell({ ...state, hint: null }, { kind: "error", code: m.code, params: m.params });
   if (!state.game && (m.ref === "open" || m.ref === "resync")) return { ...state, deals: state.deals + 1 };

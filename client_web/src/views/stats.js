@@ -11,6 +11,7 @@ const MODES = ["solo", "race", "daily"];
 const MAX_SCORE = 350;
 const CHART = { w: 600, h: 180, pad: 4 };
 
+/** @param {import("./types.js").App} app */
 export function createStatsView(app) {
   const root = el(`
     <section class="view stats-view" aria-labelledby="stats-title">
@@ -33,12 +34,12 @@ export function createStatsView(app) {
   let view = initial();
   const offs = [];
 
-  /** @param {Record<string, any>} msg */
+  /** @param {import("./stats_state.js").Msg} msg */
   function update(msg) {
     const before = view;
     view = reduce(view, msg);
     if (view === before) return;
-    if (view.loads !== before.loads && msg.t !== "leave") load(view.loads);
+    if (view.loads !== before.loads) load(view.loads);
     if (view.loaded !== before.loaded) render(view);
   }
 
