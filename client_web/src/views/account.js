@@ -96,7 +96,7 @@ const SIGNED_IN = `
     </div>
   </div>`;
 
-/** @param {import("./types.js").App} app */
+/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
 export function createAccountView(app) {
   const root = el(`
     <section class="view account-view">

@@ -13,7 +13,7 @@ function askedName() {
   return safeStorage()?.getItem("golfrace.name") ?? "";
 }
 
-/** @param {import("./types.js").App} app */
+/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
 export function createDailyView(app) {
   const root = el(`
     <section class="view daily-view">

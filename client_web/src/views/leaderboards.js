@@ -11,7 +11,7 @@ import { initial, reduce, today } from "./leaderboards_state.js";
 const LIMIT = 20;
 const CODE_EXAMPLE = "GO1-E-ABCDEFG";
 
-/** @param {import("./types.js").App} app */
+/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
 export function createLeaderboardsView(app) {
   const root = el(`
     <section class="view boards-view">

@@ -18,7 +18,10 @@ import { initial, reduce } from "./play_state.js";
 
 const WIN_PAUSE_MS = 900; // the cascade alone before the result comes over it
 
-/** @param {import("./types.js").App} app */
+/**
+ * @param {import("./app.js").App} app
+ * @returns {import("./app.js").View & {start(welcome: object): void, readonly state: object | null, session: GameSession}}
+ */
 export function createPlayView(app) {
   const root = el(`
     <section class="view play" aria-labelledby="play-title">

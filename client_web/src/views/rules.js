@@ -13,7 +13,7 @@ import { el, translate } from "../ui.js";
 /** The rules' section (0-based, counting h2 headings) that walks through the example deal. */
 const EXAMPLE_SECTION = 2;
 
-/** @param {import("./types.js").App} app */
+/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
 export function createRulesView(app) {
   const root = el(`
     <section class="view rules-view" aria-labelledby="rules-title">

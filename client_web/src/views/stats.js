@@ -11,7 +11,7 @@ const MODES = ["solo", "race", "daily"];
 const MAX_SCORE = 350;
 const CHART = { w: 600, h: 180, pad: 4 };
 
-/** @param {import("./types.js").App} app */
+/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
 export function createStatsView(app) {
   const root = el(`
     <section class="view stats-view" aria-labelledby="stats-title">
