@@ -79,14 +79,15 @@ def test_a_race_for_this_view_is_taken_with_a_watcher_count_that_came_first() ->
 
 def test_create_and_rematch_wait_for_their_own_answer() -> None:
     got = race_case("""
-        let s = m.reduce(m.initial(null), {t: "create"});
+        let s = m.reduce(m.initial(null), {t: "view/create"});
         const rid = s.awaiting;
         const stranger = m.reduce(s, {...LOBBY, race: "rnew00000001", rid: "c9"});
         const watcherView = m.reduce(s, {...LOBBY, race: "rnew00000001", rid, you: null});
         const answered = m.reduce(s, {...LOBBY, race: "rnew00000001", rid});
-        const second = m.reduce(m.reduce(answered, {t: "mount", race: "rnew00000001"}), {t: "create"});
+        const second = m.reduce(m.reduce(answered, {t: "view/mount", race: "rnew00000001"}),
+            {t: "view/create"});
         let r = m.reduce(m.initial(RACE), {...LOBBY, phase: "finished"});
-        r = m.reduce(r, {t: "rematch"});
+        r = m.reduce(r, {t: "view/rematch"});
         const next = m.reduce(r, {...LOBBY, race: "rnext0000001", previous: RACE});
         return {rid, stranger: stranger === s, watcher: watcherView === s, created: answered.created,
                 awaiting: answered.awaiting, race: answered.race, second: second.awaiting,
@@ -145,7 +146,7 @@ def test_errors_become_facts_the_view_acts_on() -> None:
         const known = m.reduce(m.reduce(s, LOBBY), {t: "error", code: "race_not_found", ref: "race_join"});
         const start = m.reduce(s, {t: "error", ref: "race_start", code: "not_host"});
         const seat = m.reduce(s, {t: "error", ref: 4, code: "busy"});
-        const created = m.reduce(m.initial(null), {t: "create"});
+        const created = m.reduce(m.initial(null), {t: "view/create"});
         const failed = m.reduce(created, {t: "error", ref: "c1", code: "bad_code"});
         return {started: started.spectator, startedErr: started.error, missing: missing.missing.code,
                 known: known.missing, knownErr: known.error.code, start: start.error.code, seat: seat === s,
@@ -167,10 +168,11 @@ def test_the_end_of_my_board_is_told_once_per_version() -> None:
     got = race_case("""
         let s = m.reduce(m.initial(RACE), {...LOBBY, phase: "running", starts_at: 1000});
         const board = (v, status) => ({game: RACE + "-1", v, status, score: 0, moves: v});
-        const playing = m.reduce(s, {t: "seat", state: board(3, "playing"), change: "tap", diff: {v: 3}});
-        const won = m.reduce(playing, {t: "seat", state: board(4, "won"), change: "tap", diff: {v: 4}});
-        const again = m.reduce(won, {t: "seat", state: board(4, "won"), change: "tap", diff: {v: 4}});
-        const snap = m.reduce(s, {t: "seat", state: board(9, "stuck"), change: "snapshot", diff: null});
+        const playing = m.reduce(s, {t: "view/seat", state: board(3, "playing"), change: "tap",
+            diff: {v: 3}});
+        const won = m.reduce(playing, {t: "view/seat", state: board(4, "won"), change: "tap", diff: {v: 4}});
+        const again = m.reduce(won, {t: "view/seat", state: board(4, "won"), change: "tap", diff: {v: 4}});
+        const snap = m.reduce(s, {t: "view/seat", state: board(9, "stuck"), change: "snapshot", diff: null});
         return {playing: playing.ended, won: won.ended, again: again.ended === won.ended, snap: snap.ended,
                 still: [m.stillPlaying(playing), m.stillPlaying(won)], change: won.mineChange};
     """)
@@ -191,7 +193,7 @@ def test_my_seat_is_played_once_the_race_left_the_lobby() -> None:
         const watcher = m.reduce(m.initial(RACE), {...LOBBY, phase: "running", you: null});
         const resigned = m.reduce(countdown, {t: "race_progress", race: RACE,
             racer: {seat: 1, player: "p1", status: "resigned", score: -70}});
-        const mine = m.reduce(resigned, {t: "seat", state: {game: RACE + "-1", v: 2, status: "playing",
+        const mine = m.reduce(resigned, {t: "view/seat", state: {game: RACE + "-1", v: 2, status: "playing",
             score: 0,
             moves: 2}, change: "tap", diff: null});
         return {lobby: m.seatGame(lobby), countdown: m.seatGame(countdown), watcher: m.seatGame(watcher),
@@ -210,10 +212,10 @@ def test_my_seat_is_played_once_the_race_left_the_lobby() -> None:
 
 def test_a_new_route_forgets_the_race_but_not_a_create_in_flight() -> None:
     got = race_case("""
-        let s = m.reduce(m.initial(null), {t: "create"});
-        s = m.reduce(s, {t: "mount", race: RACE});
+        let s = m.reduce(m.initial(null), {t: "view/create"});
+        s = m.reduce(s, {t: "view/mount", race: RACE});
         s = m.reduce(s, LOBBY);
-        const moved = m.reduce(s, {t: "mount", race: "rother000001"});
+        const moved = m.reduce(s, {t: "view/mount", race: "rother000001"});
         return {raceId: moved.raceId, race: moved.race, awaiting: moved.awaiting, creates: moved.creates};
     """)
     assert got == {"raceId": "rother000001", "race": None, "awaiting": "c1", "creates": 1}
@@ -317,8 +319,8 @@ def test_watch_errors_open_a_single_game_or_the_racers_own_race() -> None:
         const game = m.reduce(s, {t: "error", ref: "watch", code: "race_not_found"});
         const own = m.reduce(s, {t: "error", ref: "watch", code: "own_race", params: {race: RACE}});
         const other = m.reduce(s, {t: "error", ref: "open", code: "race_not_found"});
-        const gone = m.reduce(game, {t: "game_missing"});
-        const shown = m.reduce(game, {t: "game", progress: {seat: 1, name: "GO1-E-AAAAAAB",
+        const gone = m.reduce(game, {t: "view/game_missing"});
+        const shown = m.reduce(game, {t: "view/game", progress: {seat: 1, name: "GO1-E-AAAAAAB",
             status: "won", score: 5,
             removed: 35}, state: {columns: [], discard: "AS", stock_count: 0, score: 5, moves: 40,
                 status: "won", v: 40},
@@ -384,20 +386,20 @@ def test_the_replay_moves_every_seat_together_and_stops_at_the_end() -> None:
     got = watch_case(f"""
         const at = (s) => [s.replay.pos, s.replay.playing, s.replay.runs.map((r) => [r.seat,
             r.state.moves, r.change])];
-        let s = m.reduce(m.initial(RACE), {{t: "replay_loaded", records: {json.dumps(RECORDS)}}});
+        let s = m.reduce(m.initial(RACE), {{t: "replay/loaded", records: {json.dumps(RECORDS)}}});
         const out = [at(s), s.replay.total];
-        s = m.reduce(s, {{t: "replay_tick"}}); out.push(at(s));
+        s = m.reduce(s, {{t: "replay/tick"}}); out.push(at(s));
         const one = s.replay.runs[0].state;
-        s = m.reduce(s, {{t: "replay_tick"}}); out.push(at(s));
+        s = m.reduce(s, {{t: "replay/tick"}}); out.push(at(s));
         out.push(s.replay.runs[0].state.columns);
-        s = m.reduce(s, {{t: "replay_tick"}}); out.push(at(s));
-        s = m.reduce(s, {{t: "replay_seek", n: 1, animate: false}}); out.push(at(s));
+        s = m.reduce(s, {{t: "replay/tick"}}); out.push(at(s));
+        s = m.reduce(s, {{t: "replay/seek", n: 1, animate: false}}); out.push(at(s));
         out.push(JSON.stringify(s.replay.runs[0].state) === JSON.stringify(one));
-        s = m.reduce(s, {{t: "replay_play"}}); out.push(at(s));
-        s = m.reduce(s, {{t: "replay_pause"}}); out.push(at(s));
-        s = m.reduce(s, {{t: "replay_seek", n: 99, animate: false}});
-        s = m.reduce(s, {{t: "replay_play"}}); out.push(at(s));
-        out.push(m.reduce(s, {{t: "replay_speed", speed: 4}}).speed, m.reduce(s, {{t: "replay_speed",
+        s = m.reduce(s, {{t: "replay/play"}}); out.push(at(s));
+        s = m.reduce(s, {{t: "replay/pause"}}); out.push(at(s));
+        s = m.reduce(s, {{t: "replay/seek", n: 99, animate: false}});
+        s = m.reduce(s, {{t: "replay/play"}}); out.push(at(s));
+        out.push(m.reduce(s, {{t: "replay/speed", speed: 4}}).speed, m.reduce(s, {{t: "replay/speed",
             speed: NaN}}).speed);
         return out;
     """)
@@ -446,15 +448,15 @@ def test_the_live_list_shows_only_the_latest_answer() -> None:
         "live_state",
         """(m) => {
         const races = [{race: "r1", phase: "running", watchers: 0, racers: []}];
-        let s = m.reduce(m.initial(), {t: "load"});
-        s = m.reduce(s, {t: "load"});
-        const stale = m.reduce(s, {t: "answer", n: 1, data: {races}});
-        const fresh = m.reduce(s, {t: "answer", n: 2, data: {races}});
-        const down = m.reduce(m.reduce(fresh, {t: "load"}), {t: "answer", n: 3, data: null});
-        const left = m.reduce(m.reduce(down, {t: "load"}), {t: "stop"});
+        let s = m.reduce(m.initial(), {t: "live/load"});
+        s = m.reduce(s, {t: "live/load"});
+        const stale = m.reduce(s, {t: "live/answer", n: 1, data: {races}});
+        const fresh = m.reduce(s, {t: "live/answer", n: 2, data: {races}});
+        const down = m.reduce(m.reduce(fresh, {t: "live/load"}), {t: "live/answer", n: 3, data: null});
+        const left = m.reduce(m.reduce(down, {t: "live/load"}), {t: "live/stop"});
         return {stale: stale === s, fresh: [fresh.loaded, fresh.failed, fresh.races.length],
                 down: [down.loaded, down.failed, down.races.length],
-                left: m.reduce(left, {t: "answer", n: 4, data: {races: []}}) === left};
+                left: m.reduce(left, {t: "live/answer", n: 4, data: {races: []}}) === left};
     }""",
     )
     assert got == {
@@ -463,3 +465,51 @@ def test_the_live_list_shows_only_the_latest_answer() -> None:
         "down": [3, True, 1],  # no answer: the list stays, with the offline line
         "left": True,  # the page was left: the answer on its way is not shown
     }
+
+
+def test_results_marks_come_from_the_records_and_the_days_status() -> None:
+    got = race_case("""
+        const results = [{rank: 1, seat: 1, game: RACE + "-1", status: "won", score: 300},
+            {rank: 2, seat: 2, game: RACE + "-2", status: "resigned", score: -70, scored_as_stuck: true}];
+        const running = m.reduce(m.initial(RACE), {...LOBBY, phase: "running", ranked: true});
+        const done = m.reduce(running, {...LOBBY, phase: "finished", ranked: true, results});
+        const again = m.reduce(done, {...LOBBY, phase: "finished", ranked: true, results, par: 250});
+        const typed = m.reduce(running, {...LOBBY, phase: "finished", ranked: false, results});
+        const reviewed = m.reduce(done, {t: "view/review", race: RACE, seat: 2, review: "too_fast"});
+        const stranger = m.reduce(done, {t: "view/review", race: "rzzzzzzzzzzz", seat: 2,
+            review: "too_fast"});
+        const daily = m.reduce(m.initial(RACE), {...LOBBY, phase: "finished", ranked: true,
+            daily: "2026-11-30",
+            results: [results[0]]});
+        const late = m.reduce(daily, {t: "daily", date: "2026-11-30",
+            result: {game: RACE + "-1", review: null, late: true}});
+        const otherDay = m.reduce(daily, {t: "daily", date: "2026-12-01", result: {game: RACE + "-1",
+            late: true}});
+        const otherGame = m.reduce(daily, {t: "daily", date: "2026-11-30", result: {game: "rq-1",
+            late: true}});
+        const none = m.reduce(daily, {t: "daily", date: "2026-11-30", result: null});
+        return {rows: m.toReview(running.race, done.race), repeat: m.toReview(done.race, again.race),
+                typed: m.toReview(running.race, typed.race), arrival: m.toReview(null, done.race).length,
+                reviewed: reviewed.marks, stranger: stranger === done, late: late.marks,
+                ignored: [otherDay === daily, otherGame === daily, none === daily]};
+    """)
+    assert got == {
+        "rows": [[1, f"{RACE}-1"], [2, f"{RACE}-2"]],  # a ranked race's end: every result's record is read
+        "repeat": [],  # once (a later repeat of the finished race, par known, reads nothing again)
+        "typed": [],  # an unranked race is never reviewed
+        "arrival": 2,  # a page that comes after the end reads them too
+        "reviewed": {"2": {"review": "too_fast"}},
+        "stranger": True,
+        "late": {"1": {"review": None, "late": True}},  # the day's status, matched to its game's row
+        "ignored": [True, True, True],
+    }
+
+
+def test_a_watchers_results_marks_are_the_records() -> None:
+    got = watch_case("""
+        const s = m.reduce(m.initial(RACE), {...WATCH, phase: "finished"});
+        const reviewed = m.reduce(s, {t: "view/review", race: RACE, seat: 1, review: "too_fast"});
+        return [reviewed.marks, m.reduce(s, {t: "view/review", race: "rzzzzzzzzzzz", seat: 1,
+            review: null}) === s];
+    """)
+    assert got == [{"1": {"review": "too_fast"}}, True]

@@ -37,7 +37,7 @@ export function createLiveView(_app) {
   function update(/** @type {Msg} */ msg) {
     const before = state;
     state = reduce(state, msg);
-    if (state !== before && msg.t === "answer") render();
+    if (state !== before && msg.t === "live/answer") render();
   }
 
   function item(/** @type {LiveRace} */ race) {
@@ -82,7 +82,7 @@ export function createLiveView(_app) {
   }
 
   async function load() {
-    update({ t: "load" });
+    update({ t: "live/load" });
     const n = state.loads;
     let data = null;
     try {
@@ -91,7 +91,7 @@ export function createLiveView(_app) {
     } catch {
       data = null;
     }
-    update({ t: "answer", n, data });
+    update({ t: "live/answer", n, data });
   }
 
   return {
@@ -104,7 +104,7 @@ export function createLiveView(_app) {
     },
     unmount() {
       clearInterval(timer);
-      update({ t: "stop" }); // an answer still on its way is not shown
+      update({ t: "live/stop" }); // an answer still on its way is not shown
     },
     relabel() {
       translate(root);

@@ -23,8 +23,9 @@
  */
 
 /**
- * `load`: a load starts; `answer`: load `n` answered with `data` (null: no answer); `stop`: the page was left.
- * @typedef {{t: "load"} | {t: "answer", n: number, data: {races?: LiveRace[]} | null} | {t: "stop"}} Msg
+ * The view's own events (`live/<event>`, never a wire type): a load starts; load `n` answered with `data`
+ * (null: no answer); the page was left.
+ * @typedef {{t: "live/load"} | {t: "live/answer", n: number, data: {races?: LiveRace[]} | null} | {t: "live/stop"}} Msg
  */
 
 /** @returns {LiveState} */
@@ -39,10 +40,10 @@ export function initial() {
  */
 export function reduce(state, msg) {
   switch (msg.t) {
-    case "load":
-    case "stop":
+    case "live/load":
+    case "live/stop":
       return { ...state, loads: state.loads + 1 };
-    case "answer":
+    case "live/answer":
       if (msg.n !== state.loads) return state;
       return { ...state, loaded: msg.n, failed: !msg.data, races: msg.data ? (msg.data.races ?? []) : state.races };
     default:

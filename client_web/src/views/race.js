@@ -23,7 +23,8 @@ import { SeatLock } from "../seatlock.js";
 import { GameSession } from "../session.js";
 import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
 import { safeStorage as storage } from "../storage.js";
-import { finishedBetween, initial, myProgress, phaseAt, reduce, seatGame, stillPlaying } from "./race_state.js";
+import { fetchReview } from "../reviews.js";
+import { finishedBetween, initial, myProgress, phaseAt, reduce, seatGame, stillPlaying, toReview } from "./race_state.js";
 
 export { phaseAt };
 
@@ -151,7 +152,12 @@ export function createRaceView(app) {
   /** @type {RaceState} */
   let state = initial();
   /** What the page last painted (DOM only): the board, the race, and the phase ("Go!" when it turns). */
-  const painted = { mine: /** @type {SeatBoard | null} */ (null), race: /** @type {Race | null} */ (null), phase: null };
+  const painted = {
+    mine: /** @type {SeatBoard | null} */ (null),
+    race: /** @type {Race | null} */ (null),
+    marks: /** @type {RaceState["marks"] | null} */ (null),
+    phase: null,
+  };
   /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
   /** @type {Element | null} */
@@ -167,7 +173,7 @@ export function createRaceView(app) {
   q(".board-slot").append(board.el);
   // my seat: an ordinary game, opened once the race has started (the lobby has no seat games)
   const seat = new GameSession(app.conn, {
-    onChange: (shown, change, diff) => update({ t: "seat", state: shown, change, diff }),
+    onChange: (shown, change, diff) => update({ t: "view/seat", state: shown, change, diff }),
     onRefused: (m) => refused(m),
     onError: (m) => seatError(m) && toast(errorText(m.code, m.params), "error"),
   });
@@ -200,6 +206,18 @@ export function createRaceView(app) {
       hideToast("refusal"); // an explanation of an earlier refusal is stale once a move went through
     }
     if (after.ended !== before.ended) toast(after.mine.status === "stuck" ? t("stuck") : statusText(after.mine.status));
+    // a ranked race's end: which results are held for review. A daily attempt's verdict, and whether it came
+    // late, are in the day's status: its end dialog asks for it when this page saw the attempt played; asked
+    // here when the page came after the end.
+    const rows = toReview(before.race, after.race);
+    if (rows.length && after.race.daily) {
+      if (after.race.you && !before.race) app.conn.send({ t: "daily" });
+    } else {
+      const race = after.race?.race;
+      for (const [seatNo, game] of rows) {
+        fetchReview(game).then((review) => review !== undefined && update({ t: "view/review", race, seat: seatNo, review }));
+      }
+    }
   }
 
   // --- create -------------------------------------------------------------------------------------------
@@ -225,7 +243,7 @@ export function createRaceView(app) {
       msg.rules = /** @type {HTMLInputElement} */ (form.querySelector("input[name=rules]:checked")).value;
     }
     error.hidden = true;
-    update({ t: "create" });
+    update({ t: "view/create" });
     msg.rid = state.awaiting;
     app.conn.sendSoon(msg);
   });
@@ -315,6 +333,7 @@ export function createRaceView(app) {
       app.conn.on("race_progress", (m) => update({ ...m, t: "race_progress" })),
       app.conn.on("watchers", (m) => update({ ...m, t: "watchers" })),
       app.conn.on("error", (m) => update({ ...m, t: "error" })),
+      app.conn.on("daily", (m) => update({ ...m, t: "daily" })),
       app.conn.on("ready", () => join()),
       lock.listen(),
     );
@@ -328,8 +347,9 @@ export function createRaceView(app) {
       room.hidden = true; // a dead link or a mistyped id: say so in the page, with the ways on
       showMissing(missing, state.missing);
     }
-    if (race && race !== painted.race) {
+    if (race && (race !== painted.race || state.marks !== painted.marks)) {
       painted.race = race;
+      painted.marks = state.marks;
       renderHead();
       renderRacers();
       const host = race.host === app.player();
@@ -523,7 +543,7 @@ export function createRaceView(app) {
 
   function renderResults() {
     const { race } = state;
-    paintResults(results, race, race.you?.seat ?? null);
+    paintResults(results, race, race.you?.seat ?? null, state.marks);
     if (race.phase !== "finished") return;
     q(".rematch").hidden = !race.you || Boolean(race.daily);
     q(".rematch").textContent = race.rematch ? t("ui.join_rematch") : t("ui.rematch");
@@ -553,7 +573,7 @@ export function createRaceView(app) {
   q(".rematch").addEventListener("click", () => {
     if (state.race?.rematch) app.navigate(`#/race/${state.race.rematch}`);
     else {
-      update({ t: "rematch" });
+      update({ t: "view/rematch" });
       app.conn.sendSoon({ t: "race_rematch", race: state.raceId });
     }
   });
@@ -579,7 +599,7 @@ export function createRaceView(app) {
       const { raceId } = state;
       if (raceId && raceId !== next) app.conn.send({ t: "unwatch", race: raceId }); // stop following it
       if (raceId !== next) leaveSeat();
-      state = reduce(state, { t: "mount", race: next });
+      state = reduce(state, { t: "view/mount", race: next });
       clearRoom();
       form.hidden = Boolean(next);
       joinForm.hidden = Boolean(next);

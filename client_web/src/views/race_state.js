@@ -61,16 +61,26 @@
  */
 
 /**
- * The messages the race view reduces: the server's, and the view's own events (`mount`, `create`, `rematch`,
- * `seat`: a new route, a Create or Rematch sent, the seat's board shown by its GameSession).
+ * The messages the race view reduces: the server's (by their wire type), and the view's own events, named
+ * `view/<event>` so that they never pass for a wire type: a new route, a Create or Rematch sent, the seat's
+ * board shown by its GameSession, a result's record read.
  * @typedef {{t: "race"} & Race} RaceMsg
  * @typedef {{t: "race_progress", race: string, racer: Racer}} ProgressMsg
  * @typedef {{t: "watchers", race: string, n: number}} WatchersMsg
- * @typedef {{t: "mount", race: string | null}} MountMsg
- * @typedef {{t: "create"}} CreateMsg
- * @typedef {{t: "rematch"}} RematchMsg
- * @typedef {{t: "seat", state: SeatBoard, change: string, diff: any}} SeatMsg
- * @typedef {RaceMsg | ProgressMsg | WatchersMsg | ErrorMsg | MountMsg | CreateMsg | RematchMsg | SeatMsg} Msg
+ * @typedef {{t: "view/mount", race: string | null}} MountMsg
+ * @typedef {{t: "view/create"}} CreateMsg
+ * @typedef {{t: "view/rematch"}} RematchMsg
+ * @typedef {{t: "view/seat", state: SeatBoard, change: string, diff: any}} SeatMsg
+ * @typedef {{t: "view/review", race: string, seat: number, review: string | null}} ReviewMsg  a result's record read
+ * @typedef {{t: "daily", date: string, result?: {game?: string, review?: string | null, late?: boolean} | null}} DailyMsg
+ * @typedef {RaceMsg | ProgressMsg | WatchersMsg | ErrorMsg | MountMsg | CreateMsg | RematchMsg | SeatMsg |
+ *   ReviewMsg | DailyMsg} Msg
+ */
+
+/**
+ * What the results table says of a row beyond the race's own results: held for review (fair play: faster than
+ * anyone can play), or a daily attempt that ended after its day (counts for nothing).
+ * @typedef {{review?: string | null, late?: boolean}} Mark
  */
 
 /**
@@ -87,6 +97,7 @@
  * @property {SeatBoard | null} mine  my seat's board
  * @property {{change: string, diff: any} | null} mineChange  how my board last changed ("snapshot" or a move)
  * @property {string | null} ended  `<race>@<v>` of the last board whose end was told (told once per version)
+ * @property {Record<number, Mark>} marks  by seat, for the results table
  */
 
 /** @returns {RaceState} */
@@ -104,6 +115,7 @@ export function initial(raceId = null) {
     mine: null,
     mineChange: null,
     ended: null,
+    marks: {},
   };
 }
 
@@ -115,12 +127,12 @@ export function initial(raceId = null) {
  */
 export function reduce(state, msg) {
   switch (msg.t) {
-    case "mount":
+    case "view/mount":
       // a new route: nothing of the previous race stays; a Create in flight is still awaited
       return { ...initial(msg.race), awaiting: state.awaiting, creates: state.creates };
-    case "create":
+    case "view/create":
       return { ...state, creates: state.creates + 1, awaiting: `c${state.creates + 1}` };
-    case "rematch":
+    case "view/rematch":
       return { ...state, awaiting: `rematch:${state.raceId}` };
     case "race": {
       if (answersCreate(state, msg)) return { ...state, awaiting: null, created: msg.race };
@@ -140,15 +152,36 @@ export function reduce(state, msg) {
       return { ...state, race: { ...state.race, watchers: msg.n } };
     case "error":
       return onError(state, msg);
-    case "seat": {
+    case "view/seat": {
       const { state: mine, change, diff } = msg;
       const key = `${state.raceId}@${mine.v}`;
       const tell = mine.status !== "playing" && change !== "snapshot" && state.ended !== key;
       return { ...state, mine, mineChange: { change, diff }, ended: tell ? key : state.ended };
     }
+    case "view/review":
+      if (msg.race !== state.raceId) return state;
+      return withMark(state, msg.seat, { review: msg.review });
+    case "daily": {
+      // the day's ranked result: its review and lateness belong to the row of that game
+      const { result } = msg;
+      const row = state.race?.daily === msg.date && result?.game ? state.race.results?.find((r) => r.game === result.game) : null;
+      if (!row) return state;
+      return withMark(state, row.seat, { review: result.review ?? null, late: Boolean(result.late) });
+    }
     default:
       return state;
   }
+}
+
+/**
+ * @template {{marks: Record<number, Mark>}} S
+ * @param {S} state
+ * @param {number} seat
+ * @param {Mark} mark
+ * @returns {S}
+ */
+export function withMark(state, seat, mark) {
+  return { ...state, marks: { ...state.marks, [seat]: { ...state.marks[seat], ...mark } } };
 }
 
 /**
@@ -232,4 +265,17 @@ export function finishedBetween(before, after, skipSeat) {
   if (!before.race || !after.race || before.race.race !== after.race.race) return [];
   const was = new Map(before.race.racers.map((r) => [r.seat, r.status]));
   return after.race.racers.filter((r) => r.seat !== skipSeat && was.get(r.seat) === "playing" && r.status !== "playing");
+}
+
+/**
+ * The rows whose review to read when a ranked race is first seen finished: [seat, game] (none for an
+ * unranked race: its results are never reviewed).
+ * @param {Partial<Race> | null} before
+ * @param {Partial<Race> | null} after
+ * @returns {[number, string][]}
+ */
+export function toReview(before, after) {
+  if (after?.phase !== "finished" || !after.ranked) return [];
+  if (before?.race === after.race && before.phase === "finished") return [];
+  return (after.results ?? []).filter((r) => r.game).map((r) => /** @type {[number, string]} */ ([r.seat, r.game]));
 }

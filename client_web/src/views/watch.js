@@ -10,7 +10,8 @@ import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
 import { TABLEAU, progressLine } from "../format.js";
-import { phaseAt } from "./race_state.js";
+import { phaseAt, toReview } from "./race_state.js";
+import { fetchReview } from "../reviews.js";
 import { finishedText, showGo } from "../notices.js";
 import { finishedBetween, initial, reduce, replayGames } from "./watch_state.js";
 
@@ -63,6 +64,8 @@ export function createWatchView(app) {
   let builtFor = 0; // the race_watch the seats' boxes were built for
   /** @type {WatchState["race"]} */
   let headFor = null; // the race the header last painted
+  /** @type {WatchState["marks"] | null} */
+  let marksFor = null; // and the results' marks
   /** @type {GameSession | null} */
   let single = null;
   /** @type {ReturnType<typeof setInterval> | null} */
@@ -95,6 +98,13 @@ export function createWatchView(app) {
     if (after.error && after.error !== before.error) toast(errorText(after.error.code, after.error.params), "error");
     for (const r of finishedBetween(before, after)) toast(finishedText(r));
     syncReplayTimer();
+    // a ranked race's end: which results are held for review (a daily's records are served once its day is over)
+    const race = after.race;
+    const today = new Date(app.conn.serverNow()).toISOString().slice(0, 10);
+    const served = !race?.daily || race.daily < today;
+    for (const [seat, game] of served ? toReview(before.race, race) : []) {
+      fetchReview(game).then((review) => review !== undefined && update({ t: "view/review", race: race.race, seat, review }));
+    }
   }
 
   function seatBox(/** @type {number} */ seat) {
@@ -126,7 +136,7 @@ export function createWatchView(app) {
       boxes = new Map();
     }
     renderSeats();
-    if (state.race !== headFor) renderHead(); // (its timer paints it again when the countdown ends)
+    if (state.race !== headFor || state.marks !== marksFor) renderHead(); // (its timer paints it again when the countdown ends)
     if (state.replay) paintBar();
   }
 
@@ -189,6 +199,7 @@ export function createWatchView(app) {
     const race = /** @type {import("./race_state.js").Race & {boards?: any[]}} */ (state.race);
     if (!race?.boards) return; // race_watch is still to come (or this is a single game)
     headFor = race;
+    marksFor = state.marks;
     const phase = phaseAt(race, app.conn.serverNow());
     if (shownPhase === "countdown" && phase === "running") showGo(root);
     shownPhase = phase;
@@ -203,7 +214,7 @@ export function createWatchView(app) {
     q(".race-meta").textContent = bits.join(" · ");
     q(".watch-n").textContent = String(race.watchers ?? 0);
     q(".replay").hidden = race.phase !== "finished";
-    paintResults(results, race);
+    paintResults(results, race, null, state.marks);
     rematch.hidden = !race.rematch; // the racers' next race: a spectator follows it too
     if (race.rematch) rematch.href = `#/watch/${race.rematch}`;
     root.dataset.phase = phase;
@@ -228,11 +239,11 @@ export function createWatchView(app) {
   function watchGame() {
     single?.dispose();
     single = new GameSession(app.conn, {
-      onError: (m) => m.ref === "open" && update({ t: "game_missing" }),
+      onError: (m) => m.ref === "open" && update({ t: "view/game_missing" }),
       onChange: (shown, _change, diff) => {
         const removed = TABLEAU - shown.columns.flat().length;
         const progress = { seat: 1, name: shown.code ?? "", score: shown.score, status: shown.status, removed };
-        update({ t: "game", progress, state: shown, diff });
+        update({ t: "view/game", progress, state: shown, diff });
       },
     });
     single.open(state.id, "watcher");
@@ -264,11 +275,11 @@ export function createWatchView(app) {
     replayTimer = null;
     if (!playing) return;
     timerSpeed = state.speed;
-    replayTimer = setInterval(() => update({ t: "replay_tick" }), REPLAY_STEP_MS / state.speed);
+    replayTimer = setInterval(() => update({ t: "replay/tick" }), REPLAY_STEP_MS / state.speed);
   }
 
   async function replay() {
-    update({ t: "replay_pause" });
+    update({ t: "replay/pause" });
     const id = state.id;
     const records = await Promise.all(
       replayGames(state.race).map(([seat, game]) =>
@@ -278,14 +289,14 @@ export function createWatchView(app) {
           .catch(() => /** @type {[number, any]} */ ([seat, null])),
       ),
     );
-    if (state.id === id) update({ t: "replay_loaded", records });
+    if (state.id === id) update({ t: "replay/loaded", records });
   }
-  q(".r-toggle").addEventListener("click", () => update({ t: state.replay?.playing ? "replay_pause" : "replay_play" }));
-  q(".r-back").addEventListener("click", () => update({ t: "replay_seek", n: (state.replay?.pos ?? 0) - 1, animate: false }));
-  q(".r-forward").addEventListener("click", () => update({ t: "replay_seek", n: (state.replay?.pos ?? 0) + 1, animate: true }));
-  scrub.addEventListener("input", () => update({ t: "replay_seek", n: Number(scrub.value), animate: false }));
+  q(".r-toggle").addEventListener("click", () => update({ t: state.replay?.playing ? "replay/pause" : "replay/play" }));
+  q(".r-back").addEventListener("click", () => update({ t: "replay/seek", n: (state.replay?.pos ?? 0) - 1, animate: false }));
+  q(".r-forward").addEventListener("click", () => update({ t: "replay/seek", n: (state.replay?.pos ?? 0) + 1, animate: true }));
+  scrub.addEventListener("input", () => update({ t: "replay/seek", n: Number(scrub.value), animate: false }));
   q(".r-speed select").addEventListener("change", (e) => {
-    update({ t: "replay_speed", speed: Number(/** @type {HTMLSelectElement} */ (e.target).value) });
+    update({ t: "replay/speed", speed: Number(/** @type {HTMLSelectElement} */ (e.target).value) });
   });
   q(".replay").addEventListener("click", () => replay());
 
@@ -294,7 +305,7 @@ export function createWatchView(app) {
     title: "ui.watch_title",
     mount(params) {
       translate(root);
-      state = reduce(state, { t: "mount", id: params?.id ?? null });
+      state = reduce(state, { t: "view/mount", id: params?.id ?? null });
       boxes = new Map();
       builtFor = 0;
       headFor = null;
@@ -321,7 +332,7 @@ export function createWatchView(app) {
       if (state.id && state.race) app.conn.send({ t: "unwatch", race: state.id });
       single?.dispose();
       single = null;
-      state = reduce(state, { t: "replay_pause" });
+      state = reduce(state, { t: "replay/pause" });
       syncReplayTimer();
       clearTimeout(startTimer);
       stopClock();

@@ -4,11 +4,13 @@
 // seat's record moved together one move at a time). Pure: no DOM, no socket, no timer; the view derives what
 // to do (watch again, open the game, tell a finish, run the replay's timer) from the state before and after.
 import { applyDiff } from "../gamestate.js";
+import { withMark } from "./race_state.js";
 
 /**
  * @typedef {import("./race_state.js").Race} Race
  * @typedef {import("./race_state.js").Racer} Racer
  * @typedef {import("./race_state.js").ErrorMsg} ErrorMsg
+ * @typedef {import("./race_state.js").Mark} Mark
  */
 
 /**
@@ -64,24 +66,27 @@ import { applyDiff } from "../gamestate.js";
  * @property {ErrorMsg | null} error  the latest error to tell (a new object for each)
  * @property {number} speed  the replay's speed (kept from one race to the next, as its menu is)
  * @property {Replay | null} replay
+ * @property {Record<number, Mark>} marks  by seat, for the results table (held for review)
  */
 
 /**
- * The messages the watch view reduces: the server's, and the view's own events.
+ * The messages the watch view reduces: the server's (by their wire type), and the view's own events, named
+ * `view/<event>` and `replay/<event>` so that they never pass for a wire type.
  * @typedef {{t: "race_watch", boards?: WireBoard[]} & Race} RaceWatchMsg
  * @typedef {{t: "race_board", race: string, board: WireBoard, diff?: any}} BoardMsg
  * @typedef {{t: "race_progress", race: string, racer: Racer}} ProgressMsg
  * @typedef {{t: "race"} & Race} RaceMsg
  * @typedef {{t: "watchers", race: string, n: number}} WatchersMsg
- * @typedef {{t: "mount", id: string | null}} MountMsg
- * @typedef {{t: "game", progress: Racer, state: Shown, diff: any}} GameMsg  the single game's board shown
- * @typedef {{t: "game_missing"}} GameMissingMsg  not a game either
- * @typedef {{t: "replay_loaded", records: [number, any][]}} LoadedMsg  each seat's /api/games record (or null)
- * @typedef {{t: "replay_play"} | {t: "replay_pause"} | {t: "replay_tick"}} ReplayControlMsg
- * @typedef {{t: "replay_seek", n: number, animate: boolean}} SeekMsg  pause, then show `n` moves
- * @typedef {{t: "replay_speed", speed: number}} SpeedMsg
+ * @typedef {{t: "view/mount", id: string | null}} MountMsg
+ * @typedef {{t: "view/game", progress: Racer, state: Shown, diff: any}} GameMsg  the single game's board shown
+ * @typedef {{t: "view/game_missing"}} GameMissingMsg  not a game either
+ * @typedef {{t: "replay/loaded", records: [number, any][]}} LoadedMsg  each seat's /api/games record (or null)
+ * @typedef {{t: "replay/play"} | {t: "replay/pause"} | {t: "replay/tick"}} ReplayControlMsg
+ * @typedef {{t: "replay/seek", n: number, animate: boolean}} SeekMsg  pause, then show `n` moves
+ * @typedef {{t: "replay/speed", speed: number}} SpeedMsg
+ * @typedef {{t: "view/review", race: string, seat: number, review: string | null}} ReviewMsg  a result's record read
  * @typedef {RaceWatchMsg | BoardMsg | ProgressMsg | RaceMsg | WatchersMsg | ErrorMsg | MountMsg | GameMsg |
- *   GameMissingMsg | LoadedMsg | ReplayControlMsg | SeekMsg | SpeedMsg} Msg
+ *   GameMissingMsg | LoadedMsg | ReplayControlMsg | SeekMsg | SpeedMsg | ReviewMsg} Msg
  */
 
 /** @returns {WatchState} */
@@ -99,6 +104,7 @@ export function initial(id = null, speed = 1) {
     error: null,
     speed,
     replay: null,
+    marks: {},
   };
 }
 
@@ -127,7 +133,7 @@ export function boardState(b) {
  */
 export function reduce(state, msg) {
   switch (msg.t) {
-    case "mount":
+    case "view/mount":
       return initial(msg.id, state.speed);
     case "race_watch": {
       if (msg.race !== state.id) return state;
@@ -166,23 +172,25 @@ export function reduce(state, msg) {
       if (msg.code === "race_not_found") return { ...state, mode: "game", games: state.games + 1 };
       if (msg.code === "own_race") return { ...state, own: msg.params?.race ?? state.id }; // your own seat
       return { ...state, error: msg };
-    case "game":
+    case "view/game":
       return withSeat(state, 1, msg.progress, msg.state, msg.diff);
-    case "game_missing":
+    case "view/game_missing":
       return { ...state, mode: "missing" };
-    case "replay_loaded":
+    case "replay/loaded":
       return { ...state, replay: play(seek(loaded(msg.records), 0, false)) };
-    case "replay_play":
+    case "replay/play":
       return state.replay ? { ...state, replay: play(state.replay) } : state;
-    case "replay_pause":
+    case "replay/pause":
       return state.replay ? { ...state, replay: { ...state.replay, playing: false } } : state;
-    case "replay_tick":
+    case "replay/tick":
       return state.replay ? { ...state, replay: seek(state.replay, state.replay.pos + 1, true) } : state;
-    case "replay_seek":
+    case "replay/seek":
       if (!state.replay) return state;
       return { ...state, replay: seek({ ...state.replay, playing: false }, msg.n, msg.animate) };
-    case "replay_speed":
+    case "replay/speed":
       return { ...state, speed: msg.speed || 1 };
+    case "view/review":
+      return msg.race === state.id ? withMark(state, msg.seat, { review: msg.review }) : state;
     default:
       return state;
   }
