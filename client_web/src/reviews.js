@@ -1,7 +1,7 @@
 // @ts-check
 // Whether a finished game's result is held for review (fair play: played faster than anyone can), read from
-// its public record, `GET /api/games/<game>` (served only once its race is over). Used by the race and watch
-// views for their results table.
+// its public record, `GET /api/games/<game>` (served only once its race is over). The race view asks for the
+// racer's own row of its results table (a spectator's marks come from the records its replay loads).
 
 /** The record is stored just after the race's end: the waits (ms) before asking again while it is not. */
 const RETRY_MS = [300, 700, 1500, 3000];

@@ -1,6 +1,7 @@
 """The results table says what the bare score does not: a game stopped early is scored as a stuck one
 (`scored_as_stuck`), and a ranked result played faster than anyone can is held for review (its record's
-`review`), each word explained once under the table, for the racer and for a spectator alike."""
+`review`), each word explained once under the table, for the racer and for a spectator
+alike (whose page reads the records when it loads the replay)."""
 
 from __future__ import annotations
 
@@ -49,8 +50,12 @@ def test_a_resigned_ranked_result_is_scored_as_stuck_and_held_for_review(
         notes = host.locator(".results-notes li")
         assert notes.all_text_contents() == [UI["results_notes"]["stuck"], UI["results_notes"]["review"]]
 
-        # a spectator who comes after the end reads the same table
+        # a spectator who comes after the end: scored as stuck at once, held for review once the replay has
+        # loaded the records (the page reads no record before)
         watcher = open_page(new_context, f"{base}/#/watch/{race_id}")
+        watcher.wait_for_selector(".watch-view tr[data-scored-as-stuck='1']:not([data-review])")
+        assert watcher.evaluate(NOTES) == "stuck"
+        watcher.click(".replay")
         watcher.wait_for_selector(
             ".watch-view tr[data-scored-as-stuck='1'][data-review='too_fast']", timeout=10_000
         )

@@ -505,11 +505,14 @@ def test_results_marks_come_from_the_records_and_the_days_status() -> None:
     }
 
 
-def test_a_watchers_results_marks_are_the_records() -> None:
-    got = watch_case("""
-        const s = m.reduce(m.initial(RACE), {...WATCH, phase: "finished"});
-        const reviewed = m.reduce(s, {t: "view/review", race: RACE, seat: 1, review: "too_fast"});
-        return [reviewed.marks, m.reduce(s, {t: "view/review", race: "rzzzzzzzzzzz", seat: 1,
-            review: null}) === s];
+def test_a_watchers_results_marks_are_the_records_its_replay_loads() -> None:
+    records = [
+        [1, {**RECORDS[0][1], "review": "too_fast"}],
+        [2, {**RECORDS[1][1], "review": None}],
+        [3, None],
+    ]
+    got = watch_case(f"""
+        const s = m.reduce(m.initial(RACE), {{...WATCH, phase: "finished"}});
+        return [s.marks, m.reduce(s, {{t: "replay/loaded", records: {json.dumps(records)}}}).marks];
     """)
-    assert got == [{"1": {"review": "too_fast"}}, True]
+    assert got == [{}, {"1": {"review": "too_fast"}, "2": {"review": None}}]

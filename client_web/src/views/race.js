@@ -206,12 +206,13 @@ export function createRaceView(app) {
       hideToast("refusal"); // an explanation of an earlier refusal is stale once a move went through
     }
     if (after.ended !== before.ended) toast(after.mine.status === "stuck" ? t("stuck") : statusText(after.mine.status));
-    // a ranked race's end: which results are held for review. A daily attempt's verdict, and whether it came
-    // late, are in the day's status: its end dialog asks for it when this page saw the attempt played; asked
-    // here when the page came after the end.
-    const rows = toReview(before.race, after.race);
+    // a ranked race's end: whether my result is held for review (my record's verdict; one request per racer,
+    // not one per row and page). A daily attempt's verdict, and whether it came late, are in the day's status:
+    // its end dialog asks for it when this page saw the attempt played; asked here when the page came later.
+    const mySeatNo = after.race?.you?.seat;
+    const rows = toReview(before.race, after.race).filter(([s]) => s === mySeatNo);
     if (rows.length && after.race.daily) {
-      if (after.race.you && !before.race) app.conn.send({ t: "daily" });
+      if (!before.race) app.conn.send({ t: "daily" });
     } else {
       const race = after.race?.race;
       for (const [seatNo, game] of rows) {

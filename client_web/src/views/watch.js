@@ -10,8 +10,7 @@ import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
 import { TABLEAU, progressLine } from "../format.js";
-import { phaseAt, toReview } from "./race_state.js";
-import { fetchReview } from "../reviews.js";
+import { phaseAt } from "./race_state.js";
 import { finishedText, showGo } from "../notices.js";
 import { finishedBetween, initial, reduce, replayGames } from "./watch_state.js";
 
@@ -98,13 +97,6 @@ export function createWatchView(app) {
     if (after.error && after.error !== before.error) toast(errorText(after.error.code, after.error.params), "error");
     for (const r of finishedBetween(before, after)) toast(finishedText(r));
     syncReplayTimer();
-    // a ranked race's end: which results are held for review (a daily's records are served once its day is over)
-    const race = after.race;
-    const today = new Date(app.conn.serverNow()).toISOString().slice(0, 10);
-    const served = !race?.daily || race.daily < today;
-    for (const [seat, game] of served ? toReview(before.race, race) : []) {
-      fetchReview(game).then((review) => review !== undefined && update({ t: "view/review", race: race.race, seat, review }));
-    }
   }
 
   function seatBox(/** @type {number} */ seat) {

@@ -66,7 +66,8 @@ import { withMark } from "./race_state.js";
  * @property {ErrorMsg | null} error  the latest error to tell (a new object for each)
  * @property {number} speed  the replay's speed (kept from one race to the next, as its menu is)
  * @property {Replay | null} replay
- * @property {Record<number, Mark>} marks  by seat, for the results table (held for review)
+ * @property {Record<number, Mark>} marks  by seat, for the results table: held for review (from the records the
+ *   replay loads; a spectator's page reads no record before)
  */
 
 /**
@@ -84,9 +85,8 @@ import { withMark } from "./race_state.js";
  * @typedef {{t: "replay/play"} | {t: "replay/pause"} | {t: "replay/tick"}} ReplayControlMsg
  * @typedef {{t: "replay/seek", n: number, animate: boolean}} SeekMsg  pause, then show `n` moves
  * @typedef {{t: "replay/speed", speed: number}} SpeedMsg
- * @typedef {{t: "view/review", race: string, seat: number, review: string | null}} ReviewMsg  a result's record read
  * @typedef {RaceWatchMsg | BoardMsg | ProgressMsg | RaceMsg | WatchersMsg | ErrorMsg | MountMsg | GameMsg |
- *   GameMissingMsg | LoadedMsg | ReplayControlMsg | SeekMsg | SpeedMsg | ReviewMsg} Msg
+ *   GameMissingMsg | LoadedMsg | ReplayControlMsg | SeekMsg | SpeedMsg} Msg
  */
 
 /** @returns {WatchState} */
@@ -176,8 +176,12 @@ export function reduce(state, msg) {
       return withSeat(state, 1, msg.progress, msg.state, msg.diff);
     case "view/game_missing":
       return { ...state, mode: "missing" };
-    case "replay/loaded":
-      return { ...state, replay: play(seek(loaded(msg.records), 0, false)) };
+    case "replay/loaded": {
+      // each record also says whether its result is held for review
+      let next = { ...state, replay: play(seek(loaded(msg.records), 0, false)) };
+      for (const [seat, rec] of msg.records) if (rec) next = withMark(next, seat, { review: rec.review ?? null });
+      return next;
+    }
     case "replay/play":
       return state.replay ? { ...state, replay: play(state.replay) } : state;
     case "replay/pause":
@@ -189,8 +193,6 @@ export function reduce(state, msg) {
       return { ...state, replay: seek({ ...state.replay, playing: false }, msg.n, msg.animate) };
     case "replay/speed":
       return { ...state, speed: msg.speed || 1 };
-    case "view/review":
-      return msg.race === state.id ? withMark(state, msg.seat, { review: msg.review }) : state;
     default:
       return state;
   }
