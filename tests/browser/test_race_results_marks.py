@@ -71,3 +71,35 @@ def test_a_resigned_ranked_result_is_scored_as_stuck_and_held_for_review(
         assert host.errors == [] and watcher.errors == [] and typed.errors == []
     finally:
         stop_process(running)
+
+
+def test_the_dailys_verdict_comes_from_the_days_status_also_after_a_reload(
+    new_context: Any, settings: Settings, client_dist: Any
+) -> None:
+    running = start_process(
+        settings.with_(port=0),
+        env={**FAST_ENV, **REVIEW_ALL},
+        log=ARTIFACTS / "browser-marks-daily-server.log",
+    )
+    try:
+        page = open_page(new_context, f"{running.http}/#/daily")
+        page.wait_for_selector(".daily-view[data-played]")
+        page.click(".play-daily")
+        page.fill("#name-ask-input", "Dana")
+        page.click("dialog.name-ask .go")
+        page.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])", timeout=15_000)
+        for v in (1, 2):
+            page.keyboard.press("d")
+            page.wait_for_selector(f'.race-room[data-v="{v}"]')
+        resign(page)
+        page.locator("[data-testid=daily-end]").wait_for()  # its dialog asks for the day's status
+        marked = ".results tr.me[data-scored-as-stuck='1'][data-review='too_fast']"
+        page.wait_for_selector(marked, state="attached", timeout=10_000)
+        # the attempt's page opened again after the end asks for the day's status itself
+        page.reload()
+        page.wait_for_selector(".race-room[data-phase=finished] .results:not([hidden])")
+        page.wait_for_selector(marked, timeout=10_000)
+        assert page.evaluate(NOTES) == "stuck,review"
+        assert page.errors == []
+    finally:
+        stop_process(running)
