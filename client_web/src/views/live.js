@@ -17,7 +17,7 @@ import { initial, reduce } from "./live_state.js";
 
 const REFRESH_MS = 5000;
 
-/** @param {App} _app */
+/** @param {App} _app @returns {import("./app.js").View} */
 export function createLiveView(_app) {
   const root = el(`
     <section class="view live-view" aria-labelledby="live-title">

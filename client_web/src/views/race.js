@@ -51,7 +51,7 @@ export function playerName() {
   return storage()?.getItem(NAME_KEY) ?? "";
 }
 
-/** @param {App} app */
+/** @param {App} app @returns {import("./app.js").View} */
 export function createRaceView(app) {
   const root = el(`
     <section class="view race-view">

@@ -25,7 +25,7 @@ import { finishedBetween, initial, reduce, replayGames } from "./watch_state.js"
 const REPLAY_STEP_MS = 260; // one move per seat at 1×
 const SPEEDS = [0.5, 1, 2, 4];
 
-/** @param {App} app */
+/** @param {App} app @returns {import("./app.js").View} */
 export function createWatchView(app) {
   const root = el(`
     <section class="view watch-view">
