@@ -21,8 +21,13 @@ def run(module: str, body: str) -> Any:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
+    # every state and message is deeply frozen: a reducer that changed one in place would throw (modules are
+    # strict code), so each message must give a new state
     script = (
-        f"import('./src/views/{module}.js').then(m => {{"
+        "const deep = (o) => { if (o && typeof o === 'object' && !Object.isFrozen(o)) {"
+        " Object.freeze(o); Object.values(o).forEach(deep); } return o; };"
+        f"import('./src/views/{module}.js').then(mod => {{"
+        "const m = {...mod, reduce: (s, msg) => deep(mod.reduce(deep(s), deep(msg)))};"
         f"const out = ({body})(m); process.stdout.write(JSON.stringify(out === undefined ? null : out));}})"
     )
     out = subprocess.run(
