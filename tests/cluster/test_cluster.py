@@ -9,12 +9,14 @@ import time
 from typing import Any
 
 import pytest
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import MovedError
 
 from golfrace.client import Client
 from golfrace.redis_cluster import command, info_fields
 from golfrace.redis_conn import ClusterUrl, cluster_client, node_client
-from golfrace.seams import redis_slots
+from golfrace.seams import redis_pubsub, redis_slots
 from golfrace.store import Batcher, game_key
 from golfrace.testing import running_server
 
@@ -225,5 +227,31 @@ async def test_the_slot_map_seam_agrees_with_the_cluster(deploy: Deployment) -> 
         assert {port for _host, port in redis_slots.masters(redis)} == set(deploy.cluster.master_ports())
         for key in ("game:{abc}", "race:{rxyz}", "lb:{daily:2026-12-01}:z", "player:{p1}:games"):
             assert redis_slots.master_of(redis, key)[1] == deploy.cluster.owner_of(key)
+    finally:
+        await redis.aclose()
+
+
+async def test_a_shard_link_reads_the_shard_channels_of_its_master(deploy: Deployment) -> None:
+    """seams/redis_pubsub.py's sharded side on the installed redis-py and a real cluster: ``SSUBSCRIBE`` on
+    the master of a channel's slot, its confirmation, a ``SPUBLISH``ed message and ``SUNSUBSCRIBE``, each
+    read as the sharded hub reads them."""
+    redis = cluster_client(deploy.cluster.url, 2)
+    name = "game:{seamlink}"
+    try:
+        await redis_slots.ready(redis)
+        host, port = redis_slots.master_of(redis, name)
+        link = redis_pubsub.PubSubLink.to_node(redis, host, port, Retry(NoBackoff(), 1), T)
+        try:
+            async with asyncio.timeout(T):
+                await link.subscribe(name)
+                assert await link.read() == (redis_pubsub.SUBSCRIBED, name, None)
+                assert link.channels() == {name}
+                assert await redis.spublish(name, b"\x81\xa1t\xa4diff") == 1
+                assert await link.read() == (redis_pubsub.MESSAGE, name, b"\x81\xa1t\xa4diff")
+                await link.unsubscribe(name)
+                assert await link.read() == (redis_pubsub.UNSUBSCRIBED, name, None)
+                assert link.channels() == set()
+        finally:
+            await link.aclose()
     finally:
         await redis.aclose()

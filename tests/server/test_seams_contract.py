@@ -14,6 +14,8 @@ import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.asyncio.connection import AbstractConnection, Connection
 from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from uvicorn.protocols.websockets import websockets_sansio_impl
@@ -26,7 +28,8 @@ from websockets.uri import parse_uri
 
 from golfrace.client import Client
 from golfrace.protocol import JSON
-from golfrace.seams import redis_wire
+from golfrace.seams import redis_pubsub, redis_wire
+from golfrace.seams.redis_pubsub import PubSubLink
 from golfrace.seams.uvicorn_ws import Gate, Inbox, LeanWebSocketProtocol
 from golfrace.seams.ws_frames import FRAMES, frame
 from golfrace.store import batch_client
@@ -262,12 +265,96 @@ async def test_exchange_times_out_as_redis_py_timeout_and_drops_the_connection()
         await server.wait_closed()
 
 
-def test_what_the_hub_reads_pubsub_with() -> None:
-    """``hub.Hub._listen`` reads its ``PubSub``'s connection below ``get_message`` (not through this seam
-    yet: that side is being reworked for sharded pub/sub); these are the calls it makes."""
+# --- redis-py's PubSub read reply by reply (seams/redis_pubsub.py) -----------------------------------------
+def test_the_blocking_read_of_a_pubsub_is_the_read_the_link_makes() -> None:
+    """``PubSubLink.read`` reads the connection as ``PubSub.parse_response(block=True)`` does, without its
+    retry wrapper: the same arguments, and ``math.inf`` still meaning "no timeout" (redis-py plans to change
+    that in a major release: this fails then)."""
+    parse = inspect.getsource(PubSub.parse_response)
+    assert "conn.read_response" in parse and "math.inf if block" in parse
+    assert "disconnect_on_error=False" in parse and "push_request=True" in parse
     read = inspect.signature(Connection.read_response).parameters
     assert {"timeout", "disconnect_on_error", "push_request"} <= set(read)
-    assert "block" in inspect.signature(PubSub.parse_response).parameters
-    assert callable(PubSub.handle_message)
-    assert "connection" in inspect.getsource(PubSub.__init__)
+    assert read["disconnect_on_error"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert "math.inf" in inspect.getsource(Connection.read_response)
     assert "health_check_interval" in inspect.signature(AbstractConnection.__init__).parameters
+    init = inspect.getsource(PubSub.__init__)
+    for attribute in ("self.connection = None", "self.channels =", "self.shard_channels ="):
+        assert attribute in init, attribute
+    # the confirmations go through handle_message, which keeps the bookkeeping a reconnect subscribes from
+    handle = inspect.getsource(PubSub.handle_message)
+    assert "UNSUBSCRIBE_MESSAGE_TYPES" in handle and "self.channels.pop" in handle
+    assert "self.shard_channels.pop" in handle
+    assert "self.on_connect" in inspect.getsource(PubSub.connect)  # a reconnect subscribes again
+    assert "_writer" in inspect.getsource(AbstractConnection.__init__)  # local_address: the socket's end
+
+
+def link_client_kill(link: PubSubLink) -> tuple[str, ...]:
+    addr = link.local_address()
+    assert addr is not None
+    return ("CLIENT", "KILL", "ADDR", addr)
+
+
+async def test_a_link_reads_confirmations_and_messages_as_tuples(redis_url: str) -> None:
+    link = PubSubLink.to_url(redis_url, Retry(NoBackoff(), 2))
+    publisher = aioredis.Redis.from_url(redis_url)
+    try:
+        async with asyncio.timeout(T):
+            await link.subscribe("golfrace:test:link")
+            assert await link.read() == (redis_pubsub.SUBSCRIBED, "golfrace:test:link", None)
+            assert link.channels() == {"golfrace:test:link"}
+            for payload in (b"\x81\xa1t\xa4diff", b"", b"\x00" * 70_000):
+                assert await publisher.publish("golfrace:test:link", payload) == 1
+                got = await link.read()  # a hiredis push reply is a list subclass: still a message
+                assert got == (redis_pubsub.MESSAGE, "golfrace:test:link", payload)
+            await link.unsubscribe("golfrace:test:link")
+            assert await link.read() == (redis_pubsub.UNSUBSCRIBED, "golfrace:test:link", None)
+            assert link.channels() == set()  # redis-py's bookkeeping: not subscribed again on a reconnect
+    finally:
+        await link.aclose()
+        await publisher.aclose()
+
+
+async def test_a_reconnecting_link_subscribes_again_after_its_connection_was_killed(redis_url: str) -> None:
+    link = PubSubLink.to_url(redis_url, Retry(NoBackoff(), 2))
+    admin = aioredis.Redis.from_url(redis_url)
+    try:
+        async with asyncio.timeout(T):
+            await link.subscribe("golfrace:test:again")
+            assert (await link.read())[0] == redis_pubsub.SUBSCRIBED
+            addr = link.local_address()
+            clients = (await admin.execute_command("CLIENT", "LIST", "TYPE", "pubsub")).decode()
+            assert f"addr={addr} " in clients  # the address Redis knows this connection by
+            await admin.execute_command(*link_client_kill(link))
+            with pytest.raises((RedisConnectionError, OSError)):
+                await link.read()
+            await link.drop()
+            assert link.local_address() is None
+            # the next read connects again and subscribes again (redis-py's on_connect)
+            assert await link.read() == (redis_pubsub.SUBSCRIBED, "golfrace:test:again", None)
+            await admin.publish("golfrace:test:again", b"after")
+            assert await link.read() == (redis_pubsub.MESSAGE, "golfrace:test:again", b"after")
+    finally:
+        await link.aclose()
+        await admin.aclose()
+
+
+async def test_a_link_that_does_not_reconnect_keeps_failing_once_lost(redis_url: str) -> None:
+    link = PubSubLink(aioredis.Redis.from_url(redis_url, max_connections=1), sharded=False, reconnects=False)
+    admin = aioredis.Redis.from_url(redis_url)
+    try:
+        async with asyncio.timeout(T):
+            with pytest.raises(RedisConnectionError):  # never connected: nothing to read
+                await link.read()
+            await link.subscribe("golfrace:test:once")
+            assert (await link.read())[0] == redis_pubsub.SUBSCRIBED
+            await admin.execute_command(*link_client_kill(link))
+            with pytest.raises((RedisConnectionError, OSError)):
+                await link.read()
+            await link.drop()
+            with pytest.raises(RedisConnectionError):
+                await link.read()
+            assert dict(await admin.pubsub_numsub("golfrace:test:once"))[b"golfrace:test:once"] == 0
+    finally:
+        await link.aclose()
+        await admin.aclose()
