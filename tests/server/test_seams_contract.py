@@ -5,12 +5,16 @@ instead of somewhere in a game. ``pyproject.toml`` pins the upper bounds these r
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import inspect
+import os
 import re
+import signal
 from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
+import uvicorn
 from redis.asyncio.client import PubSub
 from redis.asyncio.connection import AbstractConnection, Connection
 from redis.asyncio.retry import Retry
@@ -18,6 +22,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from uvicorn.config import WS_PROTOCOLS
 from uvicorn.protocols.websockets import websockets_sansio_impl
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.client import ClientProtocol
@@ -30,6 +35,7 @@ from golfrace.client import Client
 from golfrace.protocol import JSON
 from golfrace.seams import redis_pubsub, redis_wire
 from golfrace.seams.redis_pubsub import PubSubLink
+from golfrace.seams.uvicorn_server import SANSIO_MODULE, BadTextFrameLog, Server
 from golfrace.seams.uvicorn_ws import Gate, Inbox, LeanWebSocketProtocol
 from golfrace.seams.ws_frames import FRAMES, frame
 from golfrace.store import batch_client
@@ -82,6 +88,77 @@ def test_uvicorn_send_waits_for_writable_and_frames_through_websockets() -> None
     assert send.index("await self.writable.wait()") < send.index("self.conn.send_binary(bytes_data)")
     assert "self.conn.send_text(text_data.encode())" in send
     assert "self.transport.write(" in send
+
+
+# --- uvicorn's Server and the protocol choice (seams/uvicorn_server.py) -------------------------------------
+def test_uvicorn_server_runs_inside_capture_signals_and_keeps_the_state_the_seam_reads() -> None:
+    assert "with self.capture_signals():" in inspect.getsource(uvicorn.Server.serve)
+    init = inspect.getsource(uvicorn.Server.__init__)
+    assert "self.started = False" in init and "self.should_exit = False" in init
+    assert list(inspect.signature(uvicorn.Server.handle_exit).parameters) == ["self", "sig", "frame"]
+    assert "sockets" in inspect.signature(uvicorn.Server.startup).parameters
+    startup = inspect.getsource(uvicorn.Server.startup)
+    assert "self.servers" in startup and "self.started = True" in startup
+    assert "self.should_exit" in inspect.getsource(uvicorn.Server.handle_exit)
+
+
+def test_uvicorn_names_its_sansio_protocol_and_logs_a_bad_text_frame_as_the_seam_expects() -> None:
+    assert WS_PROTOCOLS["websockets-sansio"].startswith(SANSIO_MODULE + ":")
+    assert importlib.util.find_spec(SANSIO_MODULE) is not None
+    assert f'"{BadTextFrameLog.MESSAGE}"' in UVICORN_SOURCE  # the text the log filter rewrites
+
+
+async def _hello_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    assert scope["type"] == "http"
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+async def _get(port: int) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+    try:
+        return await reader.read()
+    finally:
+        writer.close()
+
+
+def _config() -> uvicorn.Config:
+    return uvicorn.Config(_hello_app, host="127.0.0.1", port=0, lifespan="off", log_level="warning")
+
+
+async def test_a_server_without_signal_handlers_says_when_it_listens_and_where_and_stops() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    heard: list[Server] = []
+    server = Server(_config(), signals="none", on_listening=heard.append)
+    task = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(T):
+            while not server.listening:
+                await asyncio.sleep(0.01)
+            assert heard == [server] and server.port() > 0
+            assert signal.getsignal(signal.SIGTERM) is before  # none installed
+            assert (await _get(server.port())).startswith(b"HTTP/1.1 200")
+            server.stop()
+            await task
+    finally:
+        task.cancel()
+
+
+async def test_a_server_with_stop_signals_is_stopped_by_sigterm_and_gives_the_handlers_back() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    server = Server(_config(), signals="stop")
+    task = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(T):
+            while not server.listening:
+                await asyncio.sleep(0.01)
+            assert signal.getsignal(signal.SIGTERM) == server.handle_exit  # else SIGTERM would end pytest
+            os.kill(os.getpid(), signal.SIGTERM)
+            await task  # stopped gracefully, the signal not raised again
+    finally:
+        task.cancel()
+    assert signal.getsignal(signal.SIGTERM) is before
 
 
 # --- websockets' framing ------------------------------------------------------------------------------------
