@@ -392,13 +392,17 @@ async def test_a_link_reads_confirmations_and_messages_as_tuples(redis_url: str)
         await publisher.aclose()
 
 
+async def subscribed(link: PubSubLink, name: str) -> None:
+    await link.subscribe(name)
+    assert await link.read() == (redis_pubsub.SUBSCRIBED, name, None)
+
+
 async def test_a_reconnecting_link_subscribes_again_after_its_connection_was_killed(redis_url: str) -> None:
     link = PubSubLink.to_url(redis_url, Retry(NoBackoff(), 2))
     admin = aioredis.Redis.from_url(redis_url)
     try:
         async with asyncio.timeout(T):
-            await link.subscribe("golfrace:test:again")
-            assert (await link.read())[0] == redis_pubsub.SUBSCRIBED
+            await subscribed(link, "golfrace:test:again")
             addr = link.local_address()
             clients = (await admin.execute_command("CLIENT", "LIST", "TYPE", "pubsub")).decode()
             assert f"addr={addr} " in clients  # the address Redis knows this connection by
@@ -423,8 +427,7 @@ async def test_a_link_that_does_not_reconnect_keeps_failing_once_lost(redis_url:
         async with asyncio.timeout(T):
             with pytest.raises(RedisConnectionError):  # never connected: nothing to read
                 await link.read()
-            await link.subscribe("golfrace:test:once")
-            assert (await link.read())[0] == redis_pubsub.SUBSCRIBED
+            await subscribed(link, "golfrace:test:once")
             await admin.execute_command(*link_client_kill(link))
             with pytest.raises((RedisConnectionError, OSError)):
                 await link.read()
