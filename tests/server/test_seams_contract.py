@@ -295,6 +295,34 @@ async def test_exchange_parses_as_a_pipeline_and_a_redis_error_is_that_commands_
     assert replies[4:] == [1, {b"a": b"1"}, [1, b"x"], 2]
 
 
+async def test_exchange_runs_a_transaction_whose_queued_replies_pass_redis_pys_callbacks(
+    client: aioredis.Redis,
+) -> None:
+    """``Batcher.transaction`` sends ``MULTI``, the commands the store queues and ``EXEC`` through
+    ``exchange``: each ``QUEUED`` is parsed under its command's response callback (one of redis-py 7.x's
+    fails on it: no game could be created), and ``EXEC``'s reply holds the commands' replies."""
+    key = "golfrace:test:seams:tx"
+    commands: list[tuple[Any, ...]] = [
+        ("MULTI",),
+        ("HSET", key, "a", 1),
+        ("EXPIRE", key, 60),
+        ("ZADD", key + ":z", 1, "g"),
+        ("ZREMRANGEBYRANK", key + ":z", 0, -3),
+        ("INCR", key + ":n"),
+        ("EXEC",),
+        ("DEL", key, key + ":z", key + ":n"),
+    ]
+    conn = redis_wire.connection(client)
+    try:
+        replies = await redis_wire.exchange(client, conn, commands, redis_wire.pack(conn, commands), T)
+    finally:
+        await redis_wire.drop(conn)
+    assert not any(isinstance(r, Exception) for r in replies), replies
+    executed = list(replies[-2])
+    assert len(executed) == 5 and executed[0] == 1 and executed[-1] == 1  # HSET's … INCR's, inside EXEC's
+    assert replies[-1] == 3
+
+
 def test_pack_refuses_an_argument_redis_py_cannot_encode(client: aioredis.Redis) -> None:
     conn = redis_wire.connection(client)
     with pytest.raises(DataError):
