@@ -67,6 +67,8 @@ class Sharded:
         self._recovering: asyncio.Task[None] | None = None
         self._orphans: set[str] = set()
         """Wanted channels with no live subscription: subscribed again by ``_recover``."""
+        self._leaves: set[asyncio.Task[None]] = set()
+        """``SUNSUBSCRIBE``s sent from the reader (held: the event loop keeps only weak references)."""
 
     def attach(self, hub: Hub) -> None:
         self.hub = hub
@@ -148,7 +150,9 @@ class Sharded:
                 if hub._confirmed(name, current=self._owner.get(name) is link):  # left meanwhile
                     self._leaving[name] = self._leaving.get(name, 0) + 1
                     link.channels.discard(name)
-                    asyncio.get_running_loop().create_task(self._sunsubscribe(link, name))
+                    leave = asyncio.get_running_loop().create_task(self._sunsubscribe(link, name))
+                    self._leaves.add(leave)
+                    leave.add_done_callback(self._leaves.discard)
             elif kind == UNSUBSCRIBED:
                 self._dropped(link, name)
 

@@ -9,14 +9,17 @@ import importlib.util
 import inspect
 import os
 import re
+import shutil
 import signal
+import subprocess
 from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
 import uvicorn
 from redis.asyncio.client import PubSub
-from redis.asyncio.connection import AbstractConnection, Connection
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import AbstractConnection, Connection, SSLConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -33,6 +36,8 @@ from websockets.uri import parse_uri
 
 from golfrace.client import Client
 from golfrace.protocol import JSON
+from golfrace.redis_cluster import cluster_binaries
+from golfrace.redis_server import free_port, terminate
 from golfrace.seams import redis_pubsub, redis_wire
 from golfrace.seams.redis_pubsub import PubSubLink
 from golfrace.seams.uvicorn_server import SANSIO_MODULE, BadTextFrameLog, Server
@@ -466,3 +471,68 @@ async def test_a_link_that_does_not_reconnect_keeps_failing_once_lost(redis_url:
     finally:
         await link.aclose()
         await admin.aclose()
+
+
+async def test_a_tls_clusters_connection_settings_are_keywords_of_a_plain_client() -> None:
+    """What ``PubSubLink.to_node`` copies from a TLS cluster client to its own client."""
+    cluster = RedisCluster(host="127.0.0.1", port=1, ssl=True, ssl_ca_certs="ca.pem")  # never connected
+    try:
+        kwargs = cluster.get_connection_kwargs()
+        assert kwargs["connection_class"] is SSLConnection and kwargs["ssl_ca_certs"] == "ca.pem"
+        names = {name for name in kwargs if name.startswith("ssl_")}
+        assert names <= set(inspect.signature(aioredis.Redis.__init__).parameters), names
+    finally:
+        await cluster.aclose()
+
+
+@pytest.fixture
+def tls_redis(tmp_path: Any) -> Any:
+    """A redis-server >= 7 that speaks TLS only, with a self-signed certificate: ``(port, cert path)``."""
+    binaries = cluster_binaries()
+    openssl = shutil.which("openssl")
+    if binaries is None or openssl is None:
+        why = "needs redis-server >= 7 and openssl"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    port = free_port()
+    process = subprocess.Popen(
+        [binaries[0], "--port", "0", "--tls-port", str(port), "--tls-cert-file", str(cert),
+         "--tls-key-file", str(key), "--tls-ca-cert-file", str(cert), "--tls-auth-clients", "no",
+         "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        yield port, str(cert)
+    finally:
+        terminate(process)
+
+
+async def test_a_shard_link_speaks_tls_when_its_cluster_does(tls_redis: tuple[int, str]) -> None:
+    """``rediss+cluster://``: the sharded hub's link to a master takes the cluster client's TLS settings."""
+    port, cert = tls_redis
+    tls = {"ssl": True, "ssl_ca_certs": cert}
+    publisher = aioredis.Redis(host="127.0.0.1", port=port, **tls)  # type: ignore[arg-type]
+    cluster = RedisCluster(host="127.0.0.1", port=port, **tls)  # not connected: only its settings are read
+    link = PubSubLink.to_node(cluster, "127.0.0.1", port, Retry(NoBackoff(), 1), T)
+    try:
+        async with asyncio.timeout(T):
+            while True:  # the server is up once it answers over TLS
+                try:
+                    await publisher.ping()
+                    break
+                except RedisConnectionError:
+                    await asyncio.sleep(0.05)
+            await subscribed(link, "golfrace:test:tls")
+            assert await publisher.execute_command("SPUBLISH", "golfrace:test:tls", b"d") == 1
+            assert await link.read() == (redis_pubsub.MESSAGE, "golfrace:test:tls", b"d")
+    finally:
+        await link.aclose()
+        await publisher.aclose()
+        await cluster.aclose()

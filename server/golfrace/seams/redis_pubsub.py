@@ -20,6 +20,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import SSLConnection
 from redis.asyncio.retry import Retry
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -65,8 +66,13 @@ class PubSubLink:
     def to_node(
         cls, cluster: RedisCluster, host: str, port: int, retry: Retry, connect_timeout: float
     ) -> PubSubLink:
-        """Shard channels on one node of ``cluster`` (its credentials); does not reconnect."""
+        """Shard channels on one node of ``cluster`` (its credentials, and TLS with its settings when it uses
+        TLS); does not reconnect."""
         kwargs = cluster.get_connection_kwargs()
+        tls: dict[str, Any] = {}
+        if kwargs.get("connection_class") is SSLConnection:
+            tls = {name: value for name, value in kwargs.items() if name.startswith("ssl_")}
+            tls["ssl"] = True
         client = aioredis.Redis(
             host=host,
             port=port,
@@ -75,6 +81,7 @@ class PubSubLink:
             max_connections=1,
             retry=retry,
             socket_connect_timeout=connect_timeout,
+            **tls,
         )
         return cls(client, True, False)
 
