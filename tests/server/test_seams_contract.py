@@ -272,6 +272,12 @@ async def test_a_connection_of_the_pool_kind_that_the_pool_does_not_track(client
     finally:
         await redis_wire.drop(conn)
     assert not conn.is_connected
+    idle = redis_wire.connection(client)
+    assert await redis_wire.exchange(client, idle, [("PING",)], redis_wire.pack(idle, [("PING",)]), T) == [
+        True
+    ]
+    await asyncio.wait_for(redis_wire.close(idle), T)  # the batcher's aclose
+    assert not idle.is_connected
 
 
 async def test_exchange_parses_as_a_pipeline_and_a_redis_error_is_that_commands_reply(
