@@ -273,9 +273,8 @@ async def test_a_connection_of_the_pool_kind_that_the_pool_does_not_track(client
         await redis_wire.drop(conn)
     assert not conn.is_connected
     idle = redis_wire.connection(client)
-    assert await redis_wire.exchange(client, idle, [("PING",)], redis_wire.pack(idle, [("PING",)]), T) == [
-        True
-    ]
+    ping: list[tuple[Any, ...]] = [("PING",)]
+    assert await redis_wire.exchange(client, idle, ping, redis_wire.pack(idle, ping), T) == [True]
     await asyncio.wait_for(redis_wire.close(idle), T)  # the batcher's aclose
     assert not idle.is_connected
 
