@@ -141,14 +141,22 @@ export class Board {
     this.stock.setAttribute("aria-label", n > 0 && this.interactive ? `${count}. ${t("ui.draw")}` : count);
     if (n === 0) this.stock.setAttribute("aria-disabled", "true"); // still tappable: the refusal is explained
     else if (this.interactive) this.stock.removeAttribute("aria-disabled");
-    this.discard.setAttribute(
-      "aria-label",
-      state.discard ? format(texts.discard, { card: cardName(state.discard, this.loc) }) : texts.discard_empty,
-    );
-    if (!discardChanged) return;
+    // a watcher of a ranked race: the racer drew a card that others have not reached yet (fair play): it
+    // lies face down on the discard until they have
+    const held = !state.discard && Boolean(state.held);
+    const label = state.discard
+      ? format(texts.discard, { card: cardName(state.discard, this.loc) })
+      : held
+        ? texts.discard_held
+        : texts.discard_empty;
+    this.discard.setAttribute("aria-label", label);
+    if (held) this.discard.title = label;
+    else this.discard.removeAttribute("title");
+    if (!discardChanged && held === Boolean(this.discard.querySelector(".held-back"))) return;
     const old = this.topDiscard();
     this.discard.replaceChildren();
     if (state.discard) this.discard.append(makeCard(state.discard, this.loc, { tag: "span" }));
+    else if (held) this.discard.append(Object.assign(document.createElement("span"), { className: "card held-back" }));
     // the old top card stays under a card flying onto the discard until it lands (see fly); it comes after
     // the top card in the DOM (the top card is the discard's first card) and is drawn below it (CSS)
     if (keepUnder && old && old.dataset.card !== state.discard) {

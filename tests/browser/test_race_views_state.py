@@ -259,13 +259,26 @@ def test_a_watcher_gets_every_board_and_the_larger_watcher_count() -> None:
         return {early, watchers: s.race.watchers, seats: s.seats.map((x) => [x.seat, x.board]),
             watches: s.watches};
     """)
-    shown = {"columns": [["AS", "2H"], ["3C"]], "discard": "KD", "stock_count": 16, "score": 0, "moves": 0}
+    shown = {"columns": [["AS", "2H"], ["3C"]], "discard": "KD", "held": False, "stock_count": 16}
+    shown |= {"score": 0, "moves": 0}
     assert got == {
         "early": 5,
         "watchers": 5,  # the count that came first is not lowered by the answer's own
         "seats": [[1, {**shown, "status": "playing"}], [2, None]],  # in seat order; no cards before the deal
         "watches": 1,
     }
+
+
+def test_a_drawn_card_held_back_from_watchers_is_a_face_down_discard() -> None:
+    """Fair play: the server sends a board whose drawn card watchers may not see yet as ``hidden`` with no
+    discard; the shown board says so (``held``), and a daily's hidden board (no cards at all) shows none."""
+    got = watch_case("""
+        const held = m.boardState({...BOARD, discard: null, hidden: true});
+        const seen = m.boardState({...BOARD, hidden: false});
+        const daily = m.boardState({...BOARD, columns: null, discard: null, hidden: true});
+        return {held: [held.held, held.discard], seen: [seen.held, seen.discard], daily};
+    """)
+    assert got == {"held": [True, None], "seen": [False, "KD"], "daily": None}
 
 
 def test_boards_and_progress_update_their_seat_only() -> None:

@@ -21,7 +21,7 @@ import { withMark } from "./race_state.js";
 /**
  * A board as the Board component shows it.
  * @typedef {{columns: string[][], discard: string | null, stock_count: number, score: number, moves: number,
- *   status: string, v?: number, game?: string, undos?: number}} Shown
+ *   status: string, v?: number, game?: string, undos?: number, held?: boolean}} Shown
  */
 
 /**
@@ -118,6 +118,7 @@ export function boardState(b) {
   return {
     columns: b.columns,
     discard: b.discard ?? null,
+    held: Boolean(b.hidden) && !b.discard, // fair play: a drawn card watchers see once every racer has
     stock_count: b.stock ?? 0,
     score: b.score ?? 0,
     moves: b.moves ?? 0,
