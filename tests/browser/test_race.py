@@ -184,7 +184,9 @@ def test_race_links_lead_strangers_to_the_watch_view_and_racers_to_their_seat(
         assert not page.errors, page.errors
 
 
-def test_create_clicked_while_the_page_is_still_connecting_is_not_lost(new_context: Any, web_server: Any) -> None:
+def test_create_clicked_while_the_page_is_still_connecting_is_not_lost(
+    new_context: Any, web_server: Any
+) -> None:
     """A newcomer who clicks Create before the handshake is done (a slow network, a busy server) gets their
     race once the connection is ready, not a button that silently did nothing."""
     page = open_page(new_context, web_server.http + "/#/race")
