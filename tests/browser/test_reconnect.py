@@ -13,7 +13,7 @@ from golfrace.settings import Settings
 from golfrace.testing import start_process, stop_process
 
 from .conftest import ARTIFACTS, FAST_ENV
-from .helpers import EXAMPLE_CODE, click, deal, replay, version, wait_version
+from .helpers import EXAMPLE_CODE, click, deal, replay, settled, version, wait_version
 
 
 def test_reconnects_after_a_server_restart_and_keeps_the_game(
@@ -84,7 +84,7 @@ def test_a_move_whose_answer_was_lost_is_answered_not_applied_again(page: Any) -
     page.click(".board .stock")
     wait_version(page, 1)  # after the reconnect: from the snapshot or the resync
     assert cut["done"]
-    page.wait_for_timeout(1_000)  # the resent draw has long been answered by now
+    settled(page)  # the draw resent after the reconnect is answered, and the answer handled
     assert version(page) == 1 and page.text_content(".play .moves") == "1"
     click(page, Draw())  # and the game goes on from there
     assert page.text_content(".play .moves") == "2"
