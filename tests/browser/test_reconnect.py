@@ -12,7 +12,7 @@ from golfrace.redis_server import free_port
 from golfrace.settings import Settings
 from golfrace.testing import start_process, stop_process
 
-from .conftest import ARTIFACTS, FAST_ENV
+from .conftest import ARTIFACTS, FAST_ENV, WORKER
 from .helpers import EXAMPLE_CODE, click, deal, replay, settled, version, wait_version
 
 
@@ -20,7 +20,7 @@ def test_reconnects_after_a_server_restart_and_keeps_the_game(
     new_context: Any, settings: Settings, client_dist: Any
 ) -> None:
     own = settings.with_(port=free_port())
-    log = ARTIFACTS / "browser-restart-server.log"
+    log = ARTIFACTS / f"browser-restart-server-{WORKER}.log"
     running = start_process(own, env=FAST_ENV, log=log)
     try:
         page = new_context().new_page()

@@ -27,6 +27,18 @@ from golfrace.testing import RunningServer, start_process, stop_process
 
 from ..conftest import TEST_SECRET
 
+HERE = Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (make pytest: --dist loadgroup)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The cluster tests share one deployment (package scope): under pytest-xdist they run on one worker,
+    which starts it once, rather than one deployment per worker."""
+    for item in items:
+        if HERE in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.xdist_group("cluster"))
+
+
 INSTANCES = 3
 T = 10.0  # seconds: the longest a single wait may take
 INSTANCE_ENV = {
