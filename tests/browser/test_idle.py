@@ -24,8 +24,9 @@ WARNING = "document.querySelector('.idle-warn:not([hidden])')?.textContent ?? ''
 @pytest.fixture(scope="module")
 def idle_server(settings: Settings, client_dist: Any) -> Iterator[RunningServer]:
     """A server of its own whose races take a racer out after IDLE_S seconds without a move (the shared
-    one keeps the default: its tests' racers may idle while another has finished)."""
-    env = {**FAST_ENV, "GOLFRACE_RACE_IDLE_FORFEIT_S": str(IDLE_S)}
+    one keeps the default: its tests' racers may idle while another has finished), after a countdown of one
+    second (these tests are about what comes after it)."""
+    env = {**FAST_ENV, "GOLFRACE_RACE_IDLE_FORFEIT_S": str(IDLE_S), "GOLFRACE_RACE_COUNTDOWN_MS": "1000"}
     running = start_process(
         settings.with_(port=0), env=env, log=ARTIFACTS / f"browser-idle-server-{WORKER}.log"
     )
