@@ -1,3 +1,4 @@
+// @ts-check
 // The board: seven columns, the stock and the discard. It paints a state and animates the one card that
 // moved; it never decides anything about the rules (taps go to the server, which answers with a diff).
 import { cardName, catalog, format, pluralCategory, t } from "./i18n.js";
@@ -11,7 +12,17 @@ const CASCADE_MS = 1400;
 const CASCADE_STAGGER_MS = 60;
 const CASCADE_RANKS = "A23456789TJQK";
 
+/** @typedef {import("./session.js").GameState} GameState */
+
 export class Board {
+  /**
+   * @param {{
+   *   interactive?: boolean,
+   *   onTap?: (col: number, row: number | null, card: HTMLElement) => void,
+   *   onDraw?: () => void,
+   *   compact?: boolean,
+   * }} [options]
+   */
   constructor({ interactive = true, onTap = () => {}, onDraw = () => {}, compact = false } = {}) {
     this.interactive = interactive;
     this.onTap = onTap;
@@ -27,11 +38,17 @@ export class Board {
         <button type="button" class="stock"><span class="stock-stack"></span><span class="count" dir="ltr"></span></button>
         <div class="discard" role="img"></div>
       </div>`;
+    /** @type {HTMLElement} */
     this.tableau = this.el.querySelector(".tableau");
+    /** @type {HTMLButtonElement} */
     this.stock = this.el.querySelector(".stock");
+    /** @type {HTMLElement} */
     this.stockStack = this.el.querySelector(".stock-stack");
+    /** @type {HTMLElement} */
     this.count = this.el.querySelector(".count");
+    /** @type {HTMLElement} */
     this.discard = this.el.querySelector(".discard");
+    /** @type {HTMLElement[]} */
     this.columns = [];
     for (let c = 1; c <= COLUMNS; c++) {
       const col = document.createElement("div");
@@ -46,7 +63,7 @@ export class Board {
       this.stock.tabIndex = -1;
     }
     this.tableau.addEventListener("click", (e) => {
-      const card = e.target.closest(".card");
+      const card = /** @type {HTMLElement | null} */ (/** @type {Element} */ (e.target).closest(".card"));
       if (!card || !this.interactive || !this.state) return;
       const col = Number(card.parentElement.dataset.col);
       const row = Number(card.dataset.row);
@@ -57,10 +74,11 @@ export class Board {
     // A mouse or touch tap never leaves the focus on a card or the stock: a focused card is drawn raised,
     // and the keys that follow (Space) would press it. The keyboard still reaches the free cards with Tab.
     this.el.addEventListener("mousedown", (e) => {
-      if (e.target.closest(".card, .stock")) e.preventDefault();
+      if (/** @type {Element} */ (e.target).closest(".card, .stock")) e.preventDefault();
     });
     this.el.addEventListener("click", (e) => {
-      if (e.detail > 0 && this.el.contains(document.activeElement)) document.activeElement.blur();
+      const focused = /** @type {HTMLElement | null} */ (document.activeElement);
+      if (e.detail > 0 && focused && this.el.contains(focused)) focused.blur();
     });
   }
 
@@ -90,7 +108,7 @@ export class Board {
   paintColumn(c, cards, relabel) {
     const col = this.columns[c];
     col.setAttribute("aria-label", t("ui.column", { n: c + 1 }));
-    const kids = col.children;
+    const kids = /** @type {HTMLCollectionOf<HTMLElement>} */ (col.children);
     let keep = 0;
     while (keep < kids.length && keep < cards.length && kids[keep].dataset.card === cards[keep]) keep++;
     while (kids.length > keep) kids[kids.length - 1].remove();
@@ -123,14 +141,22 @@ export class Board {
     this.stock.setAttribute("aria-label", n > 0 && this.interactive ? `${count}. ${t("ui.draw")}` : count);
     if (n === 0) this.stock.setAttribute("aria-disabled", "true"); // still tappable: the refusal is explained
     else if (this.interactive) this.stock.removeAttribute("aria-disabled");
-    this.discard.setAttribute(
-      "aria-label",
-      state.discard ? format(texts.discard, { card: cardName(state.discard, this.loc) }) : texts.discard_empty,
-    );
-    if (!discardChanged) return;
+    // a watcher of a ranked race: the racer drew a card that others have not reached yet (fair play): it
+    // lies face down on the discard until they have
+    const held = !state.discard && Boolean(state.held);
+    const label = state.discard
+      ? format(texts.discard, { card: cardName(state.discard, this.loc) })
+      : held
+        ? texts.discard_held
+        : texts.discard_empty;
+    this.discard.setAttribute("aria-label", label);
+    if (held) this.discard.title = label;
+    else this.discard.removeAttribute("title");
+    if (!discardChanged && held === Boolean(this.discard.querySelector(".held-back"))) return;
     const old = this.topDiscard();
     this.discard.replaceChildren();
     if (state.discard) this.discard.append(makeCard(state.discard, this.loc, { tag: "span" }));
+    else if (held) this.discard.append(Object.assign(document.createElement("span"), { className: "card held-back" }));
     // the old top card stays under a card flying onto the discard until it lands (see fly); it comes after
     // the top card in the DOM (the top card is the discard's first card) and is drawn below it (CSS)
     if (keepUnder && old && old.dataset.card !== state.discard) {
@@ -141,13 +167,13 @@ export class Board {
 
   /** The discard's top card element (not the one left under a flying card). */
   topDiscard() {
-    return this.discard.querySelector(".card:not(.under)");
+    return /** @type {HTMLElement | null} */ (this.discard.querySelector(".card:not(.under)"));
   }
 
   refocus(col) {
     for (let i = 0; i < COLUMNS; i++) {
       const c = ((col - 1 + i) % COLUMNS) + 1;
-      const free = this.columns[c - 1].lastElementChild;
+      const free = /** @type {HTMLElement | null} */ (this.columns[c - 1].lastElementChild);
       if (free) {
         free.focus({ preventScroll: true });
         return;
@@ -236,6 +262,7 @@ export class Board {
       const side = i % 2 ? 1 : -1;
       const reach = side * (w * (0.18 + (0.5 * ((i * 7) % count)) / count));
       const floor = h - from.top - from.height;
+      /** @type {Keyframe[]} */
       const frames = [0, 0.28, 0.46, 0.62, 0.76, 0.88, 1].map((offset, k) => {
         const x = reach * offset;
         const y = [0, floor, floor * 0.55, floor, floor * 0.8, floor, floor + from.height * 1.2][k];

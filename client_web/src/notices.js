@@ -1,6 +1,7 @@
 // @ts-check
 // Short race notices shared by the watch view and the race view: "Go!" when the countdown ends, and a line
-// when a racer finishes. Each is said in the polite live region too.
+// when a racer finishes (which racers finished is derived by each view from its state). Each is said in the
+// polite live region too.
 import { t } from "./i18n.js";
 import { racerName } from "./names.js";
 import { statusText } from "./format.js";
@@ -31,18 +32,4 @@ export function showGo(container) {
 /** The line for a racer who has just finished ("Player 2 finished: Won, 350 points"). */
 export function finishedText(racer) {
   return t("ui.live.finished", { name: racerName(racer), status: statusText(racer.status), score: racer.score ?? 0 });
-}
-
-/**
- * A tracker of racers' statuses: `seen(racers)` returns the racers who were playing at the last call and are
- * done now (none on the first call, so a page opened late does not list the finishes it missed).
- */
-export function finishWatcher() {
-  let last = null;
-  return (racers, skipSeat = null) => {
-    const before = last;
-    last = new Map(racers.map((r) => [r.seat, r.status]));
-    if (!before) return [];
-    return racers.filter((r) => r.seat !== skipSeat && before.get(r.seat) === "playing" && r.status !== "playing");
-  };
 }

@@ -1,9 +1,13 @@
+// @ts-check
 // One game seen through the connection: opens or deals it, sends actions with increasing sequence numbers,
 // applies the server's snapshots and diffs in order and asks for a resync when a version is missing.
 import { applyDiff, DiffQueue, fromSnapshot, snapshotIsNewer } from "./gamestate.js";
 import { T } from "./messages.js";
 import { nextSeq } from "./seq.js";
 import { safeStorage } from "./storage.js";
+
+/** @typedef {ReturnType<typeof fromSnapshot>} GameState the shown game (gamestate.js) */
+/** @typedef {Record<string, any>} Message a decoded server message */
 
 const SEQ_KEY = "golfrace.seq.";
 /** Errors after which the server asks for the same message again (docs/protocol.md), and the waits. */
@@ -14,6 +18,13 @@ export class GameSession {
   /**
    * `onChange(state, change, diff)` after each shown update; `onRefused(msg)` for a refused action;
    * `onError(msg)` for an error answering one of our requests.
+   * @param {import("./net.js").Connection} conn
+   * @param {{
+   *   onChange?: (state: GameState, change: string, diff: Message | null) => void,
+   *   onRefused?: (msg: Message) => void,
+   *   onError?: (msg: Message) => void,
+   *   storage?: Storage | null,
+   * }} [options]
    */
   constructor(conn, { onChange = () => {}, onRefused = () => {}, onError = () => {}, storage } = {}) {
     this.conn = conn;

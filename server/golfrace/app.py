@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import importlib.util
 import logging
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -46,6 +45,7 @@ from .protocol import (
     choose_codec,
     decode,
 )
+from .seams.uvicorn_server import quiet_bad_text_frames, websocket_protocol
 from .seams.ws_frames import FRAMES
 from .session import Session
 from .settings import Settings
@@ -135,46 +135,6 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware, exception_handlers=on_error)
     app.state.settings = settings
     return GolfApp(app)
-
-
-SANSIO_MODULE = "uvicorn.protocols.websockets.websockets_sansio_impl"
-
-
-def websocket_protocol() -> Any:
-    """The trimmed protocol of seams/uvicorn_ws.py; when this uvicorn cannot give it its base class,
-    uvicorn's own ``websockets-sansio`` protocol (or, without that, the ``websockets`` one)."""
-    try:
-        from .seams.uvicorn_ws import LeanWebSocketProtocol
-    except ImportError as exc:
-        try:
-            sansio = importlib.util.find_spec(SANSIO_MODULE) is not None
-        except ImportError:
-            sansio = False
-        fallback = "websockets-sansio" if sansio else "websockets"
-        log.warning("lean websocket protocol unavailable (%s); uvicorn's %r instead", exc, fallback)
-        return fallback
-    return LeanWebSocketProtocol
-
-
-class BadTextFrameLog(logging.Filter):
-    """uvicorn logs a text frame that is not UTF-8 as an error with a traceback, then closes with 1007 as the
-    protocol asks. It is the client's fault and handled: one warning line, no traceback."""
-
-    MESSAGE = "Invalid UTF-8 sequence received from client."
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if record.msg == self.MESSAGE:
-            record.msg = "a text frame that is not UTF-8: closed with 1007"
-            record.exc_info = record.exc_text = None
-            record.levelno, record.levelname = logging.WARNING, "WARNING"
-        return True
-
-
-def quiet_bad_text_frames() -> None:
-    """Install ``BadTextFrameLog`` on uvicorn's error logger, once."""
-    logger = logging.getLogger("uvicorn.error")
-    if not any(isinstance(f, BadTextFrameLog) for f in logger.filters):
-        logger.addFilter(BadTextFrameLog())
 
 
 def uvicorn_config(app: GolfApp, settings: Settings, **overrides: Any) -> uvicorn.Config:

@@ -1,14 +1,15 @@
-"""The pub/sub hub: one Redis pub/sub connection per server instance, fanned out to every local subscriber.
+"""The pub/sub hub: each server instance's pub/sub connections to Redis, fanned out to every local subscriber.
 
 A subscriber (a websocket session, or anything with ``deliver``) subscribes to channels; each published
 payload (a msgpack map) is decoded once and handed to every local subscriber of its channel, in the order
 Redis delivered it. ``deliver`` must not block: sessions only queue frames.
 
-The connection is redis-py's ``PubSub``, read by one long-lived task that awaits each reply (no polling):
-while connected, straight from the ``PubSub``'s connection (``read_response``, what
-``get_message(timeout=None)`` reads, minus the retry wrapper and the message dict for data messages);
-otherwise through ``PubSub.parse_response(block=True)``, which reconnects and subscribes again to every
-channel.
+``Hub`` keeps that local side and the bookkeeping of subscriptions (which channels are wanted, which Redis
+confirmed, who waits for a confirmation, which were lost and must be caught up) over a Redis side
+(``PubSubSide``): ``Classic`` here, ``SUBSCRIBE`` on one connection of a single Redis;
+``sharded_hub.Sharded``, ``SSUBSCRIBE`` on one connection per master of a Redis Cluster. Each side reads its
+connections through ``seams/redis_pubsub.py`` (redis-py's ``PubSub`` read reply by reply, one task per
+connection, no polling).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
@@ -24,6 +24,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
 from .protocol import pack, to_json, unpack
+from .seams import redis_pubsub
+from .seams.redis_pubsub import MESSAGE, SUBSCRIBED
 from .seams.ws_frames import frame
 from .store import ORIGIN_LEN, ORIGIN_MARK
 
@@ -93,37 +95,53 @@ def resume(subscriber: Subscriber, channel: str) -> None:
             log.exception("resume failed on %s", channel)
 
 
+class PubSubSide(Protocol):
+    """The Redis side of a ``Hub``: where its channels are subscribed and how they are read. It reports to
+    the hub it is attached to: each message (``Hub._dispatch``), each confirmation (``Hub._confirmed``) and
+    the channels whose subscription was lost (``Hub._lose``)."""
+
+    standing: tuple[str, ...]
+    """Channels subscribed at start (a single Redis: the connection is made then, not by the first game)."""
+
+    def attach(self, hub: Hub) -> None: ...
+    async def start(self) -> None: ...
+    async def stop(self) -> None: ...
+    async def subscribe(self, channel: str) -> None:
+        """Ask Redis for ``channel`` (its confirmation comes to ``Hub._confirmed``); on failure nothing of
+        it stays."""
+
+    async def unsubscribe(self, channel: str) -> None:
+        """Tell Redis nobody here follows ``channel`` any more (never raises: gone with the connection)."""
+
+    async def publish(self, channel: str, raw: bytes) -> int: ...
+
+
 class Hub:
-    def __init__(self, redis: aioredis.Redis, url: str, origin: bytes = b"") -> None:
-        self.redis = redis  # publishing
+    """The local side of pub/sub (subscribers, confirmed subscriptions, delivery, catch-up) over a Redis side:
+    ``Classic`` (``SUBSCRIBE`` on one connection) or ``sharded_hub.Sharded`` (``SSUBSCRIBE`` per master)."""
+
+    def __init__(self, side: PubSubSide, origin: bytes = b"") -> None:
+        self.side = side
         self.origin = origin
         """The prefix this process's commits put on what they publish (``Store.origin``)."""
-        # One pub/sub connection per process, on a client of its own (short retries).
-        self.listen_client = aioredis.Redis.from_url(url, max_connections=1, retry=LISTEN_RETRY)
-        self.pubsub = self.listen_client.pubsub()
         self.subscribers: dict[str, set[Subscriber]] = {}
         self.wanted: set[str] = set()
         """Channels subscribed (confirmed or not)."""
         self.confirmed: set[str] = set()
-        """Channels Redis confirmed on the current connection."""
+        """Channels Redis confirmed on their current connection."""
         self._confirm: dict[str, list[asyncio.Future[None]]] = {}
-        self._task: asyncio.Task[None] | None = None
         self._lost: set[str] = set()
-        """Channels confirmed before the connection was lost and not confirmed again yet: what was published
+        """Channels confirmed before their connection was lost and not confirmed again yet: what was published
         on them meanwhile never reached this process."""
+        side.attach(self)
 
     async def start(self) -> None:
-        await self._join(HUB_CHANNEL, SUBSCRIBE_TIMEOUT, start=True)
+        await self.side.start()
+        for channel in self.side.standing:
+            await self._join(channel, SUBSCRIBE_TIMEOUT)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
-        with contextlib.suppress(Exception):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
-        with contextlib.suppress(Exception):
-            await self.listen_client.aclose()
+        await self.side.stop()
 
     async def subscribe(self, channel: str, subscriber: Subscriber) -> None:
         """Add ``subscriber``; returns once Redis confirmed the channel subscription, so that a state read
@@ -143,8 +161,7 @@ class Hub:
 
     async def unsubscribe(self, channel: str, subscriber: Subscriber) -> None:
         if self._remove(channel, subscriber):
-            with contextlib.suppress(Exception):  # gone with the connection anyway
-                await self.pubsub.unsubscribe(channel)
+            await self.side.unsubscribe(channel)
 
     def _remove(self, channel: str, subscriber: Subscriber) -> bool:
         """Take ``subscriber`` off ``channel``; once nobody here is left on it, forget the channel. True when
@@ -162,7 +179,7 @@ class Hub:
         self.confirmed.discard(channel)
         return wanted
 
-    async def _join(self, channel: str, timeout: float, start: bool = False) -> None:
+    async def _join(self, channel: str, timeout: float) -> None:
         """Subscribe to ``channel`` and wait for Redis's confirmation (at once when it is confirmed)."""
         if channel in self.confirmed:
             return
@@ -172,12 +189,10 @@ class Hub:
             if channel not in self.wanted:
                 self.wanted.add(channel)
                 try:
-                    await asyncio.wait_for(self.pubsub.subscribe(channel), timeout)
+                    await asyncio.wait_for(self.side.subscribe(channel), timeout)
                 except BaseException:
                     self.wanted.discard(channel)
                     raise
-            if start:  # the first subscription made the connection: now it can be read
-                self._task = asyncio.create_task(self._listen(), name="golfrace-hub-listen")
             await asyncio.wait_for(future, timeout)
         except BaseException:
             waiting = self._confirm.get(channel)
@@ -185,61 +200,38 @@ class Hub:
                 waiting.remove(future)
             raise
 
-    async def _listen(self) -> None:
-        """Read the pub/sub connection for good: messages to ``_dispatch``, confirmations to ``_join``."""
-        backoff = 0.05
-        while True:
-            conn = self.pubsub.connection
-            try:
-                if conn is not None and conn.is_connected and not conn.health_check_interval:
-                    # connected: read the next reply straight from redis-py's connection (no retry wrapper
-                    # and its timing per message); an error disconnects, and the next turn reads through
-                    # PubSub, which reconnects and subscribes again
-                    reply = await conn.read_response(
-                        timeout=math.inf, disconnect_on_error=False, push_request=True
-                    )
-                else:
-                    reply = await self.pubsub.parse_response(block=True)
-                if isinstance(reply, list) and len(reply) == 3 and reply[0] == b"message":
-                    # the hot case (a diff) straight to _dispatch: no message dict per diff
-                    self._dispatch(reply[1].decode(), reply[2])
-                    continue
-                # the rest (confirmations) through redis-py, which keeps its channel bookkeeping
-                message = await self.pubsub.handle_message(reply)  # type: ignore[no-untyped-call]
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # Redis gone: the next read reconnects and subscribes again
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        await conn.disconnect(nowait=True)
-                self._lost |= self.confirmed
-                self.confirmed.clear()
-                log.warning("pub/sub connection lost: %s", exc)
-                await asyncio.sleep(backoff)
-                backoff = min(backoff * 2, RETRY_MAX)
-                continue
-            backoff = 0.05
-            if message is None:
-                continue
-            if message["type"] == "subscribe":
-                name = message["channel"].decode()
-                if name in self.wanted:
-                    self.confirmed.add(name)
-                    if name in self._lost:  # subscribed again after a reconnect: catch up what was missed
-                        self._lost.discard(name)
-                        self.resume(name)
-                elif not self._confirm.get(name):
-                    # left while the connection was down: redis-py subscribed it again on reconnect
-                    self._lost.discard(name)
-                    with contextlib.suppress(Exception):
-                        await self.pubsub.unsubscribe(name)
-                for future in self._confirm.pop(name, ()):
-                    if not future.done():
-                        future.set_result(None)
+    # --- what the Redis side reports ---
+    def _confirmed(self, channel: str, current: bool = True) -> bool:
+        """Redis confirmed ``channel`` (``current``: on the connection it is subscribed on now, not on one
+        given up). Returns True when nobody here wants it any more (left before the confirmation came, or
+        while a connection was down and a reconnect subscribed it again): the side unsubscribes it."""
+        stale = False
+        if channel in self.wanted:
+            if current:
+                self.confirmed.add(channel)
+                if channel in self._lost:  # subscribed again after a reconnect: catch up what was missed
+                    self._lost.discard(channel)
+                    self.resume(channel)
+        elif not self._confirm.get(channel):
+            self._lost.discard(channel)
+            stale = True
+        for future in self._confirm.pop(channel, ()):
+            if not future.done():
+                future.set_result(None)
+        return stale
 
+    def _lose(self, channels: set[str]) -> None:
+        """The subscriptions of ``channels`` are gone (their connection failed, or Redis dropped them): not
+        confirmed any more, and caught up once confirmed again."""
+        for channel in channels:
+            if channel in self.confirmed:
+                self.confirmed.discard(channel)
+                self._lost.add(channel)
+
+    # --- publishing and delivery ---
     async def publish(self, channel: str, message: dict[str, Any]) -> int:
         """Publish a message map to every instance's subscribers of ``channel``."""
-        return int(await self.redis.publish(channel, pack(message)))
+        return await self.side.publish(channel, pack(message))
 
     def deliver_local(self, channel: str, message: dict[str, Any], raw: bytes = b"") -> None:
         """Hand a message this process just published to its local subscribers now, without waiting for
@@ -270,3 +262,73 @@ class Hub:
                 sub.deliver(envelope)
             except Exception:
                 log.exception("subscriber failed on %s", envelope.channel)
+
+
+class Classic:
+    """The Redis side on a single Redis: ``SUBSCRIBE`` on one connection of its own (short retries), read by
+    one task for good; a lost connection is made again by the next read, which subscribes again to every
+    channel (redis-py's bookkeeping), and those channels are lost until confirmed again."""
+
+    standing: tuple[str, ...] = (HUB_CHANNEL,)
+
+    def __init__(self, redis: aioredis.Redis, url: str) -> None:
+        self.redis = redis  # publishing
+        self.link = redis_pubsub.PubSubLink.to_url(url, LISTEN_RETRY)
+        self._task: asyncio.Task[None] | None = None
+        self.hub: Hub
+
+    def attach(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def start(self) -> None:
+        """Nothing yet: the first subscription (``standing``) makes the connection."""
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        await self.link.aclose()
+
+    async def subscribe(self, channel: str) -> None:
+        await self.link.subscribe(channel)
+        if self._task is None:  # the first subscription made the connection: now it can be read
+            self._task = asyncio.create_task(self._listen(), name="golfrace-hub-listen")
+
+    async def unsubscribe(self, channel: str) -> None:
+        with contextlib.suppress(Exception):  # gone with the connection anyway
+            await self.link.unsubscribe(channel)
+
+    async def publish(self, channel: str, raw: bytes) -> int:
+        return int(await self.redis.publish(channel, raw))
+
+    async def _listen(self) -> None:
+        """Read the connection for good: messages to ``Hub._dispatch``, confirmations to
+        ``Hub._confirmed``."""
+        hub, link = self.hub, self.link
+        backoff = 0.05
+        while True:
+            try:
+                reply = await link.read()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis gone: the next read reconnects and subscribes again
+                await link.drop()
+                hub._lose(set(hub.confirmed))
+                log.warning("pub/sub connection lost: %s", exc)
+                await asyncio.sleep(backoff)
+                backoff = min(backoff * 2, RETRY_MAX)
+                continue
+            backoff = 0.05
+            if reply is None:
+                continue
+            kind, name, payload = reply
+            if kind == MESSAGE:
+                hub._dispatch(name, payload)
+            elif kind == SUBSCRIBED and hub._confirmed(name):
+                await self.unsubscribe(name)  # left while the connection was down: subscribed on reconnect
+
+
+def classic_hub(redis: aioredis.Redis, url: str, origin: bytes = b"") -> Hub:
+    """The hub of a single Redis at ``url`` (``redis``: the client it publishes with)."""
+    return Hub(Classic(redis, url), origin)

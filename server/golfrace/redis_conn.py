@@ -10,7 +10,7 @@ On a cluster:
 - the hot path's batcher is a ``ClusterBatcher``: one ``store.Batcher`` per master, each command routed by
   its key's slot, re-routed after a ``MOVED`` or a failover, every batch ending with ``WAIT`` so that an
   answer is sent only once a replica holds the write (``redis_wait_replicas``);
-- the hub is a ``sharded_hub.ShardedHub`` (``SSUBSCRIBE`` on the master that owns each channel).
+- the hub's Redis side is ``sharded_hub.Sharded`` (``SSUBSCRIBE`` on the master that owns each channel).
 """
 
 from __future__ import annotations
@@ -173,8 +173,7 @@ async def general_client(settings: Settings) -> aioredis.Redis | ShardedCluster:
     pool = aioredis.BlockingConnectionPool.from_url(
         url, max_connections=settings.redis_connections, timeout=settings.redis_pool_wait_s
     )
-    single = aioredis.Redis(connection_pool=pool, decode_responses=False)
-    single.auto_close_connection_pool = True  # aclose() closes the pool it was given
+    single = aioredis.Redis.from_pool(pool)  # owns the pool: aclose() closes it
     await single.ping()
     return single
 
@@ -195,13 +194,13 @@ def batcher(client: aioredis.Redis | ShardedCluster, settings: Settings) -> Batc
 
 def hub(client: aioredis.Redis | ShardedCluster, settings: Settings, origin: bytes) -> Any:
     """The process's pub/sub hub: classic channels on one Redis, shard channels on a cluster."""
-    from .hub import Hub
-
     if isinstance(client, RedisCluster):
-        from .sharded_hub import ShardedHub
+        from .sharded_hub import sharded_hub
 
-        return ShardedHub(client, origin)
-    return Hub(client, settings.redis_url or "", origin)
+        return sharded_hub(client, origin)
+    from .hub import classic_hub
+
+    return classic_hub(client, settings.redis_url or "", origin)
 
 
 # --- the cluster batcher --------------------------------------------------------------------------------

@@ -722,7 +722,7 @@ class Batcher:
             await asyncio.wait(list(self._running), timeout=CLOSE_WAIT)
         for conn in self._idle:
             with contextlib.suppress(Exception):
-                await conn.disconnect()
+                await redis_wire.close(conn)
         await self.client.aclose()
 
 

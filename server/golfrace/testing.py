@@ -11,16 +11,15 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import AsyncIterator, Generator, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import uvicorn
-
 from .app import create_app, uvicorn_config
 from .context import Clock, wall_clock
 from .redis_server import free_port, terminate
+from .seams.uvicorn_server import Server
 from .settings import Settings
 
 START_TIMEOUT = 15.0
@@ -37,18 +36,10 @@ CHROMIUM_ARGS = [
 background traffic."""
 
 
-class _QuietServer(uvicorn.Server):
-    """uvicorn without its signal handlers (the test runner keeps Ctrl+C)."""
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Generator[None, None, None]:
-        yield
-
-
 @dataclass
 class RunningServer:
     settings: Settings
-    server: uvicorn.Server | None = None
+    server: Server | None = None
     process: subprocess.Popen[bytes] | None = None
     app: Any = None
 
@@ -77,22 +68,22 @@ async def running_server(
     if not settings.port:
         settings = settings.with_(port=free_port())
     app = create_app(settings, extensions, clock)
-    server = _QuietServer(uvicorn_config(app, settings, **uvicorn_options))
+    server = Server(uvicorn_config(app, settings, **uvicorn_options), signals="none")
     task = asyncio.create_task(server.serve())
     deadline = time.monotonic() + START_TIMEOUT
-    while not server.started:
+    while not server.listening:
         if task.done():
             task.result()
             raise RuntimeError("uvicorn stopped during startup")
         if time.monotonic() > deadline:
-            server.should_exit = True
+            server.stop()
             raise TimeoutError("uvicorn did not start")
         await asyncio.sleep(0.01)
     running = RunningServer(settings, server=server, app=app)
     try:
         yield running
     finally:
-        server.should_exit = True
+        server.stop()
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(task, 10)
 

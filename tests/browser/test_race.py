@@ -11,6 +11,7 @@ from ..accounts.helpers import sign_up_in_page
 from .helpers import host_race, open_page, resign, shot, wait_until
 
 UI = catalog("en")["ui"]
+DESCRIBE = catalog("en")["describe"]
 DAILY_MARGIN_S = 45  # longer than the daily test takes from its first attempt to reading it back
 
 
@@ -58,10 +59,19 @@ def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
     host.wait_for_function("document.querySelector('.race-board .count').textContent === '14'")
     watcher.wait_for_function("document.querySelector('.seat .count').textContent === '14'")
     assert guest.text_content(".race-board .count") == "16"  # the guest's own board did not move
+    # fair play: the host's drawn card is the guest's next one: the watcher sees it face down for now
+    held = watcher.locator(".seat").nth(0).locator(".discard")
+    held.locator(".card.held-back").wait_for()
+    assert held.get_attribute("aria-label") == DESCRIBE["discard_held"]
     guest.keyboard.press("d")
     watcher.wait_for_function(
         "[...document.querySelectorAll('.seat .count')].map(e => e.textContent).join() === '14,15'"
     )
+    # the guest's one draw is shown (the host has drawn as many); the host's second is still face down
+    shown = watcher.locator(".seat").nth(1).locator(".discard .card:not(.under)")
+    shown.wait_for()
+    assert "held-back" not in (shown.get_attribute("class") or "")
+    assert held.locator(".card.held-back").count() == 1
     shot(host, "race-running")
     shot(watcher, "race-watch")
 

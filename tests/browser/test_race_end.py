@@ -62,7 +62,8 @@ def test_spectators_see_the_results_table_of_the_racers(new_context: Any, web_se
     # opened after the end, the spectator's view shows them from the start, in the page's language
     late = open_page(new_context, f"{base}/watch/{race_id}?lang=ro")
     late.wait_for_selector(".watch-view .results:not([hidden])")
-    resigned = catalog("ro")["ui"]["status"]["resigned"]
+    ro = catalog("ro")["ui"]
+    resigned = f"{ro['status']['resigned']} · {ro['results_marks']['stuck']}"  # a resignation scores as stuck
     late.wait_for_function(
         "s => [...document.querySelectorAll('.results-table tbody td')]"
         ".filter(td => td.textContent === s).length === 2",

@@ -69,12 +69,15 @@ def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str,
     assert end.locator(".de-score").text_content() == page.text_content(".race-hud .score")
     time_text = end.locator(".de-time").text_content() or ""
     assert time_text.count(":") == 1 and "." in time_text  # tenths
+    # the title's date is one word: it never breaks at its hyphens ("2026-" / "12-01" on a desktop)
+    assert end.locator(".de-date").evaluate("e => e.getClientRects().length") == 1
     assert int(end.locator(".de-streak").text_content() or "0") >= 1
     share = end.locator(".de-share").text_content() or ""
     head = ui["daily_share"].split("{date}")[0]
     assert share.startswith(head), share  # in the page's language
     assert share.rstrip().endswith(f"{web_server.http}/#/daily")
     assert "GO1-" not in share
+    assert time_text in share.splitlines()[0]  # the time as the dialog shows it, tenths included
     # a guest's result is not on the public board (accounts only): the dialog says how to rank, and today's
     # scores (when there are any) have no bar marked as the guest's
     assert end.locator("[data-ranked-notice]").is_visible()
@@ -104,6 +107,8 @@ def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str,
     page.goto(f"{web_server.http}/?lang={loc}#/daily")
     page.wait_for_selector(".daily-view[data-played='1'] .daily-result:not([hidden])")
     assert (page.text_content(".daily-view .share-text") or "") == share
+    assert page.text_content(".daily-view .result-time") == time_text
+    assert page.locator(".daily-view .daily-date").evaluate("e => e.getClientRects().length") == 1
     page.click(".play-daily")
     assert page.locator("dialog.name-ask").count() == 0  # asked once only
     attempt(page)

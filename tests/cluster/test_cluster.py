@@ -9,12 +9,15 @@ import time
 from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import MovedError
 
 from golfrace.client import Client
 from golfrace.redis_cluster import command, info_fields
 from golfrace.redis_conn import ClusterUrl, cluster_client, node_client
-from golfrace.seams import redis_slots
+from golfrace.seams import redis_pubsub, redis_slots
 from golfrace.store import Batcher, game_key
 from golfrace.testing import running_server
 
@@ -155,6 +158,94 @@ async def test_a_master_killed_while_players_move_loses_no_acknowledged_move(dep
     await every_instance_writes_to(deploy, cluster.owner_of(game_key(hit[0].game)))
 
 
+async def watched_elsewhere(deploy: Deployment) -> tuple[Player, Client]:
+    """A player's game and a watcher connected to another instance (its diffs reach it by pub/sub)."""
+    ((player, at),) = await start_players(deploy, 1)
+    for _ in range(12):
+        watcher, where = await deploy.connect()
+        if where != at:
+            return player, watcher
+    raise AssertionError("HAProxy kept the watcher on the player's instance")
+
+
+async def test_a_watcher_on_another_instance_follows_its_game_through_a_failover(deploy: Deployment) -> None:
+    """The sharded hub when the master of a watched game's slot dies: the watcher's instance loses its
+    ``SSUBSCRIBE`` connection to that master, subscribes the channel again on the promoted replica and
+    catches the watcher up from the store; the watcher (connection kept) reaches every version the player
+    made, those published while its instance was not subscribed included, and later moves arrive live."""
+    cluster = deploy.cluster
+    player, watcher = await watched_elsewhere(deploy)
+    victim, restarted = 0, False
+    try:
+        await watcher.open(player.game, "watcher", timeout=T)
+        for undo in (False, True):
+            await player.move(undo=undo)
+        await watcher.wait_version(player.game, player.view.v, T)
+        victim = cluster.owner_of(game_key(player.game))
+        cluster.kill(victim)
+
+        async def promoted() -> bool:
+            return len(await asyncio.to_thread(cluster.master_ports)) == 3
+
+        await until(promoted, 20, "a replica of the killed master took over")
+        # back as the new master's replica: until then no write is acknowledged (WAIT 1)
+        await asyncio.to_thread(cluster.restart, victim)
+        restarted = True
+        for n in range(4):  # resent by the player until the new master answers
+            await player.move(undo=n % 2 == 1)
+        await watcher.wait_version(player.game, player.view.v, 30)
+        assert watcher.views[player.game].state == player.view.state
+        await player.move()
+        await watcher.wait_version(player.game, player.view.v, T)  # subscribed again: live
+        assert watcher.views[player.game].state == player.view.state
+        assert watcher.close_code is None  # the same connection all along
+    finally:
+        await player.close()
+        if victim and not restarted:
+            await asyncio.to_thread(cluster.restart, victim)
+        await asyncio.to_thread(cluster.wait_replicas)  # whole again for the next tests
+
+
+async def move_slot(slot: int, source: int, target: int, masters: list[int]) -> None:
+    """Reshard: ``slot`` and its keys from the master on port ``source`` to the one on ``target``."""
+    nodes = {port: aioredis.Redis(host="127.0.0.1", port=port) for port in masters}
+    try:
+        ids = {port: (await node.execute_command("CLUSTER", "MYID")).decode() for port, node in nodes.items()}
+        await nodes[target].execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", ids[source])
+        await nodes[source].execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", ids[target])
+        while keys := await nodes[source].execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+            await nodes[source].execute_command("MIGRATE", "127.0.0.1", target, "", 0, 5000, "KEYS", *keys)
+        for port in [target, source, *(p for p in masters if p not in (source, target))]:
+            await nodes[port].execute_command("CLUSTER", "SETSLOT", slot, "NODE", ids[target])
+    finally:
+        for node in nodes.values():
+            await node.aclose()
+
+
+async def test_a_watcher_on_another_instance_follows_its_game_when_its_slot_moves(deploy: Deployment) -> None:
+    """The sharded hub on a resharding: Redis tells the instances subscribed to the game's channel on the old
+    master ``sunsubscribe`` once the slot is gone; each subscribes it again on the new master and the
+    watcher (connection kept) sees the moves made there, as a player would."""
+    cluster = deploy.cluster
+    player, watcher = await watched_elsewhere(deploy)
+    await watcher.open(player.game, "watcher", timeout=T)
+    await player.move()
+    await watcher.wait_version(player.game, player.view.v, T)
+    key = game_key(player.game)
+    source = cluster.owner_of(key)
+    target = next(p for p in cluster.master_ports() if p != source)
+    slot = (await slots_of(deploy, [player.game]))[player.game]
+    await move_slot(slot, source, target, cluster.master_ports())
+    assert cluster.owner_of(key) == target
+    for n in range(3):  # the player's instance follows the MOVED
+        await player.move(undo=n % 2 == 0)
+    await watcher.wait_version(player.game, player.view.v, T)
+    assert watcher.views[player.game].state == player.view.state
+    assert watcher.close_code is None
+    await player.close()
+    await move_slot(slot, target, source, cluster.master_ports())  # the cluster as the next tests expect it
+
+
 async def every_instance_writes_to(deploy: Deployment, master: int) -> None:
     """On each instance, a new player whose own keys live on ``master`` says hello (a write): an instance
     that sent nothing to the shard during its failover still has the old map and must follow the MOVED."""
@@ -225,5 +316,31 @@ async def test_the_slot_map_seam_agrees_with_the_cluster(deploy: Deployment) -> 
         assert {port for _host, port in redis_slots.masters(redis)} == set(deploy.cluster.master_ports())
         for key in ("game:{abc}", "race:{rxyz}", "lb:{daily:2026-12-01}:z", "player:{p1}:games"):
             assert redis_slots.master_of(redis, key)[1] == deploy.cluster.owner_of(key)
+    finally:
+        await redis.aclose()
+
+
+async def test_a_shard_link_reads_the_shard_channels_of_its_master(deploy: Deployment) -> None:
+    """seams/redis_pubsub.py's sharded side on the installed redis-py and a real cluster: ``SSUBSCRIBE`` on
+    the master of a channel's slot, its confirmation, a ``SPUBLISH``ed message and ``SUNSUBSCRIBE``, each
+    read as the sharded hub reads them."""
+    redis = cluster_client(deploy.cluster.url, 2)
+    name = "game:{seamlink}"
+    try:
+        await redis_slots.ready(redis)
+        host, port = redis_slots.master_of(redis, name)
+        link = redis_pubsub.PubSubLink.to_node(redis, host, port, Retry(NoBackoff(), 1), T)
+        try:
+            async with asyncio.timeout(T):
+                await link.subscribe(name)
+                assert await link.read() == (redis_pubsub.SUBSCRIBED, name, None)
+                assert link.channels() == {name}
+                assert await redis.spublish(name, b"\x81\xa1t\xa4diff") == 1
+                assert await link.read() == (redis_pubsub.MESSAGE, name, b"\x81\xa1t\xa4diff")
+                await link.unsubscribe(name)
+                assert await link.read() == (redis_pubsub.UNSUBSCRIBED, name, None)
+                assert link.channels() == set()
+        finally:
+            await link.aclose()
     finally:
         await redis.aclose()

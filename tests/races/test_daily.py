@@ -130,16 +130,16 @@ def test_streaks_never_overcount_and_are_exact_for_one_late_day() -> None:
 
 
 def test_share_text_is_spoiler_free() -> None:
-    text = share_text("2026-11-30", 350, 133_000, 61, [0, 0, 0, 0, 0, 0, 0])
-    assert text.splitlines()[0] == "Golf Race daily 2026-11-30 · 350 · 2:13 · 61 moves"
+    text = share_text("2026-11-30", 350, 133_450, 61, [0, 0, 0, 0, 0, 0, 0])
+    assert text.splitlines()[0] == "Golf Race daily 2026-11-30 · 350 · 2:13.4 · 61 moves"
     assert text.splitlines()[1] == "🟩" * 7
     assert share_text("2026-11-30", 120, 3_723_000, 9, [5, 1, 0, 2, 3, 4, 5]).splitlines() == [
-        "Golf Race daily 2026-11-30 · 120 · 1:02:03 · 9 moves",
+        "Golf Race daily 2026-11-30 · 120 · 1:02:03.0 · 9 moves",
         "⑤①🟩②③④⑤",
     ]
     assert (
         share_text("2026-11-30", 0, 0, 1, [5] * 7).splitlines()[0]
-        == "Golf Race daily 2026-11-30 · 0 · 0:00 · 1 move"
+        == "Golf Race daily 2026-11-30 · 0 · 0:00.0 · 1 move"
     )
     assert share_text("2026-11-30", 0, 0, 0, [5] * 7).splitlines()[0].endswith(" · 0 moves")
 

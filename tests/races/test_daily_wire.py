@@ -104,7 +104,8 @@ async def test_daily_first_attempt_streaks_and_board(
     result = first["final"]["results"][0]
     head, symbols = status["share"].splitlines()
     mins, secs = divmod(result["elapsed"] // 1000, 60)
-    assert head == f"Golf Race daily {DAY} · {result['score']} · {mins}:{secs:02d} · {result['moves']} moves"
+    time = f"{mins}:{secs:02d}.{result['elapsed'] % 1000 // 100}"
+    assert head == f"Golf Race daily {DAY} · {result['score']} · {time} · {result['moves']} moves"
     assert len(symbols) == 7 and code not in status["share"]
 
     practice = await play_daily(player, resign=True, clock=clock)

@@ -79,6 +79,27 @@ async def test_a_daily_end_whose_aftermath_died_is_completed_once_by_another_ins
         assert streak.current(day) == 1 and streak.best == 1
 
 
+async def test_the_daily_status_asked_before_the_aftermath_gives_the_result(
+    make_client: Any, server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Daily tab opened as an attempt ends (its aftermath not run yet, or its instance dead) shows the
+    result and the share text, not "Continue" for an attempt that is over."""
+    service: RaceService = server.ctx.extras["races"].service
+    ended = die_after_the_end(service, monkeypatch)
+    eve = await make_client(name="Eve")
+    await make_account_record(server.ctx.redis, eve.player, "Eve")
+    await eve.send({"t": "daily_play"})
+    rid = (await eve.expect("race", T, where=lambda m: m.get("daily") is not None))["race"]
+    await eve.send({"t": "race_resign", "race": rid})
+    await eve.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    assert ended == [rid] and await service.daily.result(day_of(service.clock()), eve.player) is None
+    monkeypatch.undo()
+    await eve.send({"t": "daily", "rid": "d1"})
+    status = await eve.expect("daily", T, where=lambda m: m.get("rid") == "d1")
+    assert status["played"] and status["result"] is not None, status
+    assert status["result"]["game"] == f"{rid}-1" and status["share"].startswith("Golf Race daily")
+
+
 async def test_a_race_game_record_is_served_even_when_its_end_was_cut_short(
     make_client: Any, server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

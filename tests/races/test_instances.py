@@ -213,7 +213,7 @@ async def test_race_events_missed_during_a_pubsub_reconnect_are_caught_up(
         await eve.send({"t": "watch", "race": rid})
         await eve.expect("race_watch", T)
         hub = b.ctx.hub
-        reconnect = hub.pubsub.parse_response
+        reconnect = hub.side.link.read_reconnecting
         slow = {"first": True}
 
         async def slow_reconnect(*args: Any, **kwargs: Any) -> Any:
@@ -222,10 +222,8 @@ async def test_race_events_missed_during_a_pubsub_reconnect_are_caught_up(
                 await asyncio.sleep(0.5)  # B stays away from its channels for a while
             return await reconnect(*args, **kwargs)
 
-        hub.pubsub.parse_response = slow_reconnect
-        conn = hub.pubsub.connection
-        host, port = conn._writer.get_extra_info("sockname")[:2]
-        await a.ctx.redis.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}")
+        hub.side.link.read_reconnecting = slow_reconnect
+        await a.ctx.redis.execute_command("CLIENT", "KILL", "ADDR", hub.side.link.local_address())
         await asyncio.sleep(0.1)
         await join(bob, rid, name="Bob")  # published while B is not subscribed
         caught_up = await eve.expect(None, T, where=lambda m: len(m.get("racers", ())) == 2)
@@ -241,7 +239,7 @@ async def test_a_watch_whose_subscription_failed_can_be_tried_again(
         eve = await make_client(b.ws, name="Eve")
         rid = (await new_race(ann, name="Ann"))["race"]
         await b.ctx.redis.set(f"race:{{{rid}}}:w", "3")  # a counter left by an older server: ignored
-        fail_once(b.ctx.hub.pubsub, "subscribe", RedisConnectionError("a blip"))
+        fail_once(b.ctx.hub.side.link, "subscribe", RedisConnectionError("a blip"))
         await eve.send({"t": "watch", "race": rid})
         assert (await eve.expect("error", T))["code"] == "unavailable"
         await eve.send({"t": "watch", "race": rid})  # tried again: really subscribed, counted once

@@ -58,9 +58,9 @@ def diff_versions(c: Client, game: str) -> list[int]:
 
 async def kill_pubsub(server: RunningServer) -> None:
     """Redis drops this server's pub/sub connection (and only that one)."""
-    conn = server.ctx.hub.pubsub.connection
-    host, port = conn._writer.get_extra_info("sockname")[:2]
-    await server.ctx.redis.execute_command("CLIENT", "KILL", "ADDR", f"{host}:{port}")
+    addr = server.ctx.hub.side.link.local_address()
+    assert addr is not None
+    await server.ctx.redis.execute_command("CLIENT", "KILL", "ADDR", addr)
 
 
 async def test_a_commit_whose_reply_was_lost_still_reaches_every_follower(
@@ -130,7 +130,7 @@ async def test_a_channel_left_while_the_pubsub_connection_was_down_is_not_subscr
         if hub.confirmed and dict(await redis.pubsub_numsub(name))[name.encode()] == 0:
             break
     assert dict(await redis.pubsub_numsub(name))[name.encode()] == 0
-    assert name not in hub.wanted and name.encode() not in hub.pubsub.channels
+    assert name not in hub.wanted and name not in hub.side.link.channels()
 
 
 async def test_a_failed_subscription_can_be_tried_again(
@@ -139,7 +139,7 @@ async def test_a_failed_subscription_can_be_tried_again(
     a, b = pair
     player, watcher = await make_client(a.ws), await make_client(b.ws)
     view = await player.new(WIN_CODE)
-    fail_once(b.ctx.hub.pubsub, "subscribe", RedisConnectionError("a blip"))
+    fail_once(b.ctx.hub.side.link, "subscribe", RedisConnectionError("a blip"))
     await watcher.send({"t": "open", "game": view.game, "role": "watcher"})
     assert (await watcher.expect("error", T))["code"] == "unavailable"
     await watcher.open(view.game, "watcher")  # the client tries again: really subscribed this time

@@ -5,17 +5,27 @@ instead of somewhere in a game. ``pyproject.toml`` pins the upper bounds these r
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import inspect
+import os
 import re
+import shutil
+import signal
+import subprocess
 from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
+import uvicorn
 from redis.asyncio.client import PubSub
-from redis.asyncio.connection import AbstractConnection, Connection
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import AbstractConnection, Connection, SSLConnection
 from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from uvicorn.config import WS_PROTOCOLS
 from uvicorn.protocols.websockets import websockets_sansio_impl
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.client import ClientProtocol
@@ -26,7 +36,11 @@ from websockets.uri import parse_uri
 
 from golfrace.client import Client
 from golfrace.protocol import JSON
-from golfrace.seams import redis_wire
+from golfrace.redis_cluster import cluster_binaries
+from golfrace.redis_server import free_port, terminate
+from golfrace.seams import redis_pubsub, redis_wire
+from golfrace.seams.redis_pubsub import PubSubLink
+from golfrace.seams.uvicorn_server import SANSIO_MODULE, BadTextFrameLog, Server
 from golfrace.seams.uvicorn_ws import Gate, Inbox, LeanWebSocketProtocol
 from golfrace.seams.ws_frames import FRAMES, frame
 from golfrace.store import batch_client
@@ -79,6 +93,77 @@ def test_uvicorn_send_waits_for_writable_and_frames_through_websockets() -> None
     assert send.index("await self.writable.wait()") < send.index("self.conn.send_binary(bytes_data)")
     assert "self.conn.send_text(text_data.encode())" in send
     assert "self.transport.write(" in send
+
+
+# --- uvicorn's Server and the protocol choice (seams/uvicorn_server.py) -------------------------------------
+def test_uvicorn_server_runs_inside_capture_signals_and_keeps_the_state_the_seam_reads() -> None:
+    assert "with self.capture_signals():" in inspect.getsource(uvicorn.Server.serve)
+    init = inspect.getsource(uvicorn.Server.__init__)
+    assert "self.started = False" in init and "self.should_exit = False" in init
+    assert list(inspect.signature(uvicorn.Server.handle_exit).parameters) == ["self", "sig", "frame"]
+    assert "sockets" in inspect.signature(uvicorn.Server.startup).parameters
+    startup = inspect.getsource(uvicorn.Server.startup)
+    assert "self.servers" in startup and "self.started = True" in startup
+    assert "self.should_exit" in inspect.getsource(uvicorn.Server.handle_exit)
+
+
+def test_uvicorn_names_its_sansio_protocol_and_logs_a_bad_text_frame_as_the_seam_expects() -> None:
+    assert WS_PROTOCOLS["websockets-sansio"].startswith(SANSIO_MODULE + ":")
+    assert importlib.util.find_spec(SANSIO_MODULE) is not None
+    assert f'"{BadTextFrameLog.MESSAGE}"' in UVICORN_SOURCE  # the text the log filter rewrites
+
+
+async def _hello_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    assert scope["type"] == "http"
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+    await send({"type": "http.response.body", "body": b"ok"})
+
+
+async def _get(port: int) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+    try:
+        return await reader.read()
+    finally:
+        writer.close()
+
+
+def _config() -> uvicorn.Config:
+    return uvicorn.Config(_hello_app, host="127.0.0.1", port=0, lifespan="off", log_level="warning")
+
+
+async def test_a_server_without_signal_handlers_says_when_it_listens_and_where_and_stops() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    heard: list[Server] = []
+    server = Server(_config(), signals="none", on_listening=heard.append)
+    task = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(T):
+            while not server.listening:
+                await asyncio.sleep(0.01)
+            assert heard == [server] and server.port() > 0
+            assert signal.getsignal(signal.SIGTERM) is before  # none installed
+            assert (await _get(server.port())).startswith(b"HTTP/1.1 200")
+            server.stop()
+            await task
+    finally:
+        task.cancel()
+
+
+async def test_a_server_with_stop_signals_is_stopped_by_sigterm_and_gives_the_handlers_back() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    server = Server(_config(), signals="stop")
+    task = asyncio.create_task(server.serve())
+    try:
+        async with asyncio.timeout(T):
+            while not server.listening:
+                await asyncio.sleep(0.01)
+            assert signal.getsignal(signal.SIGTERM) == server.handle_exit  # else SIGTERM would end pytest
+            os.kill(os.getpid(), signal.SIGTERM)
+            await task  # stopped gracefully, the signal not raised again
+    finally:
+        task.cancel()
+    assert signal.getsignal(signal.SIGTERM) is before
 
 
 # --- websockets' framing ------------------------------------------------------------------------------------
@@ -187,6 +272,11 @@ async def test_a_connection_of_the_pool_kind_that_the_pool_does_not_track(client
     finally:
         await redis_wire.drop(conn)
     assert not conn.is_connected
+    idle = redis_wire.connection(client)
+    ping: list[tuple[Any, ...]] = [("PING",)]
+    assert await redis_wire.exchange(client, idle, ping, redis_wire.pack(idle, ping), T) == [True]
+    await asyncio.wait_for(redis_wire.close(idle), T)  # the batcher's aclose
+    assert not idle.is_connected
 
 
 async def test_exchange_parses_as_a_pipeline_and_a_redis_error_is_that_commands_reply(
@@ -213,6 +303,34 @@ async def test_exchange_parses_as_a_pipeline_and_a_redis_error_is_that_commands_
     assert replies[:3] == [0, True, b"v"]  # SET's callback turns OK into True, as in a pipeline
     assert isinstance(replies[3], ResponseError)
     assert replies[4:] == [1, {b"a": b"1"}, [1, b"x"], 2]
+
+
+async def test_exchange_runs_a_transaction_whose_queued_replies_pass_redis_pys_callbacks(
+    client: aioredis.Redis,
+) -> None:
+    """``Batcher.transaction`` sends ``MULTI``, the commands the store queues and ``EXEC`` through
+    ``exchange``: each ``QUEUED`` is parsed under its command's response callback (one of redis-py 7.x's
+    fails on it: no game could be created), and ``EXEC``'s reply holds the commands' replies."""
+    key = "golfrace:test:seams:tx"
+    commands: list[tuple[Any, ...]] = [
+        ("MULTI",),
+        ("HSET", key, "a", 1),
+        ("EXPIRE", key, 60),
+        ("ZADD", key + ":z", 1, "g"),
+        ("ZREMRANGEBYRANK", key + ":z", 0, -3),
+        ("INCR", key + ":n"),
+        ("EXEC",),
+        ("DEL", key, key + ":z", key + ":n"),
+    ]
+    conn = redis_wire.connection(client)
+    try:
+        replies = await redis_wire.exchange(client, conn, commands, redis_wire.pack(conn, commands), T)
+    finally:
+        await redis_wire.drop(conn)
+    assert not any(isinstance(r, Exception) for r in replies), replies
+    executed = list(replies[-2])
+    assert len(executed) == 5 and executed[0] == 1 and executed[-1] == 1  # HSET's … INCR's, inside EXEC's
+    assert replies[-1] == 3
 
 
 def test_pack_refuses_an_argument_redis_py_cannot_encode(client: aioredis.Redis) -> None:
@@ -262,12 +380,164 @@ async def test_exchange_times_out_as_redis_py_timeout_and_drops_the_connection()
         await server.wait_closed()
 
 
-def test_what_the_hub_reads_pubsub_with() -> None:
-    """``hub.Hub._listen`` reads its ``PubSub``'s connection below ``get_message`` (not through this seam
-    yet: that side is being reworked for sharded pub/sub); these are the calls it makes."""
+# --- redis-py's PubSub read reply by reply (seams/redis_pubsub.py) -----------------------------------------
+def test_the_blocking_read_of_a_pubsub_is_the_read_the_link_makes() -> None:
+    """``PubSubLink.read`` reads the connection as ``PubSub.parse_response(block=True)`` does, without its
+    retry wrapper: the same arguments, and ``math.inf`` still meaning "no timeout" (redis-py plans to change
+    that in a major release: this fails then)."""
+    parse = inspect.getsource(PubSub.parse_response)
+    assert "conn.read_response" in parse and "math.inf if block" in parse
+    assert "disconnect_on_error=False" in parse and "push_request=True" in parse
     read = inspect.signature(Connection.read_response).parameters
     assert {"timeout", "disconnect_on_error", "push_request"} <= set(read)
-    assert "block" in inspect.signature(PubSub.parse_response).parameters
-    assert callable(PubSub.handle_message)
-    assert "connection" in inspect.getsource(PubSub.__init__)
+    assert read["disconnect_on_error"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert "math.inf" in inspect.getsource(Connection.read_response)
     assert "health_check_interval" in inspect.signature(AbstractConnection.__init__).parameters
+    init = inspect.getsource(PubSub.__init__)
+    for attribute in ("self.connection = None", "self.channels =", "self.shard_channels ="):
+        assert attribute in init, attribute
+    # the confirmations go through handle_message, which keeps the bookkeeping a reconnect subscribes from
+    handle = inspect.getsource(PubSub.handle_message)
+    assert "UNSUBSCRIBE_MESSAGE_TYPES" in handle and "self.channels.pop" in handle
+    assert "self.shard_channels.pop" in handle
+    assert "self.on_connect" in inspect.getsource(PubSub.connect)  # a reconnect subscribes again
+    assert "_writer" in inspect.getsource(AbstractConnection.__init__)  # local_address: the socket's end
+
+
+def link_client_kill(link: PubSubLink) -> tuple[str, ...]:
+    addr = link.local_address()
+    assert addr is not None
+    return ("CLIENT", "KILL", "ADDR", addr)
+
+
+async def test_a_link_reads_confirmations_and_messages_as_tuples(redis_url: str) -> None:
+    link = PubSubLink.to_url(redis_url, Retry(NoBackoff(), 2))
+    publisher = aioredis.Redis.from_url(redis_url)
+    try:
+        async with asyncio.timeout(T):
+            await link.subscribe("golfrace:test:link")
+            assert await link.read() == (redis_pubsub.SUBSCRIBED, "golfrace:test:link", None)
+            assert link.channels() == {"golfrace:test:link"}
+            for payload in (b"\x81\xa1t\xa4diff", b"", b"\x00" * 70_000):
+                assert await publisher.publish("golfrace:test:link", payload) == 1
+                got = await link.read()  # a hiredis push reply is a list subclass: still a message
+                assert got == (redis_pubsub.MESSAGE, "golfrace:test:link", payload)
+            await link.unsubscribe("golfrace:test:link")
+            assert await link.read() == (redis_pubsub.UNSUBSCRIBED, "golfrace:test:link", None)
+            assert link.channels() == set()  # redis-py's bookkeeping: not subscribed again on a reconnect
+    finally:
+        await link.aclose()
+        await publisher.aclose()
+
+
+async def subscribed(link: PubSubLink, name: str) -> None:
+    await link.subscribe(name)
+    assert await link.read() == (redis_pubsub.SUBSCRIBED, name, None)
+
+
+async def test_a_reconnecting_link_subscribes_again_after_its_connection_was_killed(redis_url: str) -> None:
+    link = PubSubLink.to_url(redis_url, Retry(NoBackoff(), 2))
+    admin = aioredis.Redis.from_url(redis_url)
+    try:
+        async with asyncio.timeout(T):
+            await subscribed(link, "golfrace:test:again")
+            addr = link.local_address()
+            clients = (await admin.execute_command("CLIENT", "LIST", "TYPE", "pubsub")).decode()
+            assert f"addr={addr} " in clients  # the address Redis knows this connection by
+            await admin.execute_command(*link_client_kill(link))
+            with pytest.raises((RedisConnectionError, OSError)):
+                await link.read()
+            await link.drop()
+            assert link.local_address() is None
+            # the next read connects again and subscribes again (redis-py's on_connect)
+            assert await link.read() == (redis_pubsub.SUBSCRIBED, "golfrace:test:again", None)
+            await admin.publish("golfrace:test:again", b"after")
+            assert await link.read() == (redis_pubsub.MESSAGE, "golfrace:test:again", b"after")
+    finally:
+        await link.aclose()
+        await admin.aclose()
+
+
+async def test_a_link_that_does_not_reconnect_keeps_failing_once_lost(redis_url: str) -> None:
+    link = PubSubLink(aioredis.Redis.from_url(redis_url, max_connections=1), sharded=False, reconnects=False)
+    admin = aioredis.Redis.from_url(redis_url)
+    try:
+        async with asyncio.timeout(T):
+            with pytest.raises(RedisConnectionError):  # never connected: nothing to read
+                await link.read()
+            await subscribed(link, "golfrace:test:once")
+            await admin.execute_command(*link_client_kill(link))
+            with pytest.raises((RedisConnectionError, OSError)):
+                await link.read()
+            await link.drop()
+            with pytest.raises(RedisConnectionError):
+                await link.read()
+            assert dict(await admin.pubsub_numsub("golfrace:test:once"))[b"golfrace:test:once"] == 0
+    finally:
+        await link.aclose()
+        await admin.aclose()
+
+
+async def test_a_tls_clusters_connection_settings_are_keywords_of_a_plain_client() -> None:
+    """What ``PubSubLink.to_node`` copies from a TLS cluster client to its own client."""
+    cluster = RedisCluster(host="127.0.0.1", port=1, ssl=True, ssl_ca_certs="ca.pem")  # never connected
+    try:
+        kwargs = cluster.get_connection_kwargs()
+        assert kwargs["connection_class"] is SSLConnection and kwargs["ssl_ca_certs"] == "ca.pem"
+        names = {name for name in kwargs if name.startswith("ssl_")}
+        assert names <= set(inspect.signature(aioredis.Redis.__init__).parameters), names
+    finally:
+        await cluster.aclose()
+
+
+@pytest.fixture
+def tls_redis(tmp_path: Any) -> Any:
+    """A redis-server >= 7 that speaks TLS only, with a self-signed certificate: ``(port, cert path)``."""
+    binaries = cluster_binaries()
+    openssl = shutil.which("openssl")
+    if binaries is None or openssl is None:
+        why = "needs redis-server >= 7 and openssl"
+        if os.environ.get("CI") == "true":
+            pytest.fail(why)
+        pytest.skip(why)
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    port = free_port()
+    process = subprocess.Popen(
+        [binaries[0], "--port", "0", "--tls-port", str(port), "--tls-cert-file", str(cert),
+         "--tls-key-file", str(key), "--tls-ca-cert-file", str(cert), "--tls-auth-clients", "no",
+         "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        yield port, str(cert)
+    finally:
+        terminate(process)
+
+
+async def test_a_shard_link_speaks_tls_when_its_cluster_does(tls_redis: tuple[int, str]) -> None:
+    """``rediss+cluster://``: the sharded hub's link to a master takes the cluster client's TLS settings."""
+    port, cert = tls_redis
+    tls = {"ssl": True, "ssl_ca_certs": cert}
+    publisher = aioredis.Redis(host="127.0.0.1", port=port, **tls)  # type: ignore[arg-type]
+    cluster = RedisCluster(host="127.0.0.1", port=port, **tls)  # not connected: only its settings are read
+    link = PubSubLink.to_node(cluster, "127.0.0.1", port, Retry(NoBackoff(), 1), T)
+    try:
+        async with asyncio.timeout(T):
+            while True:  # the server is up once it answers over TLS
+                try:
+                    await publisher.ping()
+                    break
+                except RedisConnectionError:
+                    await asyncio.sleep(0.05)
+            await subscribed(link, "golfrace:test:tls")
+            assert await publisher.execute_command("SPUBLISH", "golfrace:test:tls", b"d") == 1
+            assert await link.read() == (redis_pubsub.MESSAGE, "golfrace:test:tls", b"d")
+    finally:
+        await link.aclose()
+        await publisher.aclose()
+        await cluster.aclose()

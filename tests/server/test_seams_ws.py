@@ -50,7 +50,7 @@ async def test_gate_blocks_until_set() -> None:
 
 
 async def test_server_falls_back_to_uvicorns_protocol_without_the_seam(settings, monkeypatch) -> None:
-    from golfrace.app import SANSIO_MODULE, websocket_protocol
+    from golfrace.seams.uvicorn_server import SANSIO_MODULE, websocket_protocol
     from golfrace.seams.uvicorn_ws import LeanWebSocketProtocol
     from golfrace.testing import running_server
 

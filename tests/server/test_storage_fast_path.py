@@ -14,7 +14,7 @@ from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from golfrace.engine import Draw, Game, Undo
-from golfrace.hub import Hub
+from golfrace.hub import classic_hub
 from golfrace.protocol import pack
 from golfrace.redis_server import RedisServer, start_test_server
 from golfrace.store import (
@@ -62,7 +62,7 @@ async def test_batcher_and_hub_survive_a_redis_restart(tmp_path) -> None:
     server = start_test_server(str(tmp_path / "a"))
     batch = Batcher(batch_client(server.url, 2, 5.0), 2, 5.0)
     plain = aioredis.from_url(server.url)
-    hub = Hub(plain, server.url, origin=b"\x00ourself!")
+    hub = classic_hub(plain, server.url, origin=b"\x00ourself!")
     sub = _Collector()
     try:
         sha = batch.script("return {KEYS[1], ARGV[1]}")

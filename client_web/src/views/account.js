@@ -1,10 +1,14 @@
+// @ts-check
 // Account: sign up or sign in (passkey or username and password); signed in, the profile (games, bests per
 // mode, streak, recent games with replays), names, password, passkeys, devices, and deleting the account.
+// Its state and the changes per message are account_state.js; here: the forms and loads feed it, and
+// `render` paints it (the signed-out forms, or the profile once it is loaded).
 import { account, accountErrorText, api, onAccountChange, setAccount } from "../account.js";
 import { clock, statusText } from "../format.js";
 import { locale, t } from "../i18n.js";
 import { el, toast, translate } from "../ui.js";
 import { createPasskey, getPasskey, passkeysAvailable } from "../webauthn.js";
+import { initial, reduce } from "./account_state.js";
 
 const SIGNED_OUT = `
   <div class="account-out">
@@ -92,20 +96,32 @@ const SIGNED_IN = `
     </div>
   </div>`;
 
+/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
 export function createAccountView(app) {
   const root = el(`
     <section class="view account-view">
       <p class="field-error account-error" role="alert" hidden></p>
       <div class="account-body"></div>
     </section>`);
-  const body = root.querySelector(".account-body");
-  const errorLine = root.querySelector(".account-error");
-  let loads = 0;
+  const body = /** @type {HTMLElement} */ (root.querySelector(".account-body"));
+  const errorLine = /** @type {HTMLElement} */ (root.querySelector(".account-error"));
+  let view = initial();
 
-  function showError(err) {
-    errorLine.textContent = err ? accountErrorText(err) : "";
-    errorLine.hidden = !err;
+  /** @param {import("./account_state.js").Msg} msg */
+  function update(msg) {
+    const before = view;
+    view = reduce(view, msg);
+    if (view === before) return;
+    render(view);
+    if (view.expired && !before.expired) changed(null);
+    if (view.shows !== before.shows) {
+      if (view.player) loadProfile(view.loads);
+      else if (!passkeysAvailable()) showError({ code: "passkey_unsupported" });
+    }
   }
+
+  /** @param {Record<string, any> | null} err */
+  const showError = (err) => update({ t: "error", error: err });
 
   /** Signed in or out: the websocket reconnects, so that it is the account's player (or a new guest). */
   function changed(value) {
@@ -113,6 +129,7 @@ export function createAccountView(app) {
     app.reconnect();
   }
 
+  /** @param {HTMLButtonElement | null} button @param {() => Promise<void>} work */
   async function run(button, work) {
     showError(null);
     if (button) button.disabled = true;
@@ -127,17 +144,20 @@ export function createAccountView(app) {
     }
   }
 
-  const value = (form, name) => form.elements[name].value;
+  /** @param {HTMLFormElement} form @param {string} name */
+  const value = (form, name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value;
+  /** @param {Event} e */
+  const clicked = (e) => /** @type {HTMLButtonElement} */ (e.currentTarget);
 
   function renderSignedOut() {
     body.replaceChildren(el(SIGNED_OUT));
-    const q = (s) => body.querySelector(s);
-    const signup = q(".signup-form");
-    const signin = q(".signin-form");
+    const q = (s) => /** @type {HTMLElement} */ (body.querySelector(s));
+    const signup = /** @type {HTMLFormElement} */ (q(".signup-form"));
+    const signin = /** @type {HTMLFormElement} */ (q(".signin-form"));
     const passkeys = passkeysAvailable();
-    for (const b of [q(".signup-passkey"), q(".signin-passkey")]) b.disabled = !passkeys;
+    for (const b of [q(".signup-passkey"), q(".signin-passkey")]) /** @type {HTMLButtonElement} */ (b).disabled = !passkeys;
     q(".signup-passkey").addEventListener("click", (e) =>
-      run(e.currentTarget, async () => {
+      run(clicked(e), async () => {
         const start = await api("/passkey/signup/options", {
           username: value(signup, "username"),
           display: value(signup, "display"),
@@ -150,7 +170,7 @@ export function createAccountView(app) {
     );
     signup.addEventListener("submit", (e) => {
       e.preventDefault();
-      run(q(".signup-password"), async () => {
+      run(/** @type {HTMLButtonElement} */ (q(".signup-password")), async () => {
         const done = await api("/signup", {
           username: value(signup, "username"),
           display: value(signup, "display"),
@@ -161,7 +181,7 @@ export function createAccountView(app) {
       });
     });
     q(".signin-passkey").addEventListener("click", (e) =>
-      run(e.currentTarget, async () => {
+      run(clicked(e), async () => {
         const start = await api("/passkey/signin/options", {});
         const credential = await getPasskey(start.options);
         const done = await api("/passkey/signin", { challenge_id: start.challenge_id, credential });
@@ -170,12 +190,11 @@ export function createAccountView(app) {
     );
     signin.addEventListener("submit", (e) => {
       e.preventDefault();
-      run(q(".signin-password"), async () => {
+      run(/** @type {HTMLButtonElement} */ (q(".signin-password")), async () => {
         const done = await api("/signin", { username: value(signin, "username"), password: value(signin, "password") });
         changed(done.account);
       });
     });
-    if (!passkeys) showError({ code: "passkey_unsupported" });
   }
 
   function modeName(mode) {
@@ -251,7 +270,7 @@ export function createAccountView(app) {
         b.addEventListener("click", () =>
           run(b, async () => {
             await api("/signout", { sessions: [s.id] });
-            fillSessions((await api("/sessions")).sessions);
+            update({ t: "sessions", sessions: (await api("/sessions")).sessions });
           }),
         );
         li.append(" ", b);
@@ -260,38 +279,39 @@ export function createAccountView(app) {
     }
   }
 
-  async function renderSignedIn() {
-    const mine = ++loads;
+  /** The profile and the devices of the account shown: answered as load `n` (an older answer is dropped).
+   * @param {number} n */
+  async function loadProfile(n) {
     let profile, sessions;
     try {
       [profile, sessions] = await Promise.all([api("/profile"), api("/sessions")]);
     } catch (err) {
-      if (mine !== loads) return;
-      if (err.code === "not_signed_in") return changed(null);
-      return showError(err);
+      update({ t: "failed", n, error: err });
+      return;
     }
-    if (mine !== loads) return;
+    update({ t: "loaded", n, profile, sessions: sessions.sessions });
+  }
+
+  /** The signed-in page, wired; filled by render from the state. */
+  function buildSignedIn() {
     body.replaceChildren(el(SIGNED_IN));
     translate(body);
-    fillProfile(profile);
-    fillSessions(sessions.sessions);
-    root.dataset.profile = "shown";
-    const q = (s) => body.querySelector(s);
-    q(".sign-out").addEventListener("click", (e) => run(e.currentTarget, async () => {
+    const q = (s) => /** @type {HTMLElement} */ (body.querySelector(s));
+    q(".sign-out").addEventListener("click", (e) => run(clicked(e), async () => {
       await api("/signout", {});
       changed(null);
     }));
-    q(".sign-out-all").addEventListener("click", (e) => run(e.currentTarget, async () => {
+    q(".sign-out-all").addEventListener("click", (e) => run(clicked(e), async () => {
       await api("/signout", { all: true });
       changed(null);
     }));
     const saved = (done) => {
       setAccount(done.account);
       toast(t("account.saved"));
-      render();
+      show();
     };
     const form = (name, path, fields) => {
-      const f = q(name);
+      const f = /** @type {HTMLFormElement} */ (q(name));
       f.addEventListener("submit", (e) => {
         e.preventDefault();
         run(f.querySelector("button"), async () => saved(await api(path, Object.fromEntries(fields.map((k) => [k, value(f, k)])))));
@@ -300,13 +320,14 @@ export function createAccountView(app) {
     form(".display-form", "/display", ["display"]);
     form(".rename-form", "/rename", ["username"]);
     form(".password-form", "/password", ["current", "password"]);
-    q(".add-passkey").disabled = !passkeysAvailable();
-    q(".add-passkey").addEventListener("click", (e) => run(e.currentTarget, async () => {
+    const add = /** @type {HTMLButtonElement} */ (q(".add-passkey"));
+    add.disabled = !passkeysAvailable();
+    add.addEventListener("click", (e) => run(clicked(e), async () => {
       const start = await api("/passkey/add/options", {});
       const credential = await createPasskey(start.options);
       saved(await api("/passkey/add", { challenge_id: start.challenge_id, credential }));
     }));
-    const del = q(".delete-form");
+    const del = /** @type {HTMLFormElement} */ (q(".delete-form"));
     del.addEventListener("submit", (e) => {
       e.preventDefault();
       run(del.querySelector("button"), async () => {
@@ -318,40 +339,54 @@ export function createAccountView(app) {
     });
   }
 
-  let shownPlayer; // the account the page shows (null: signed out); undefined before the first render
-  let unlisten = null;
-
-  function render() {
-    shownPlayer = account()?.player ?? null;
-    delete root.dataset.profile;
-    if (account()) {
-      renderSignedIn();
-    } else {
-      loads++;
-      renderSignedOut();
-      translate(body);
+  /** @type {import("./account_state.js").AccountState} */
+  let painted = initial();
+  /** @param {import("./account_state.js").AccountState} s */
+  function render(s) {
+    const was = painted;
+    painted = s;
+    errorLine.textContent = s.error ? accountErrorText(s.error) : "";
+    errorLine.hidden = !s.error;
+    if (s.shows !== was.shows) {
+      delete root.dataset.profile;
+      if (s.player === null) {
+        renderSignedOut();
+        translate(body);
+      }
+    }
+    if (s.profile && s.profile !== was.profile) {
+      buildSignedIn();
+      fillProfile(s.profile);
+      fillSessions(s.sessions ?? []);
+      root.dataset.profile = "shown";
+    } else if (s.profile && s.sessions !== was.sessions) {
+      fillSessions(s.sessions ?? []);
     }
   }
+
+  /** Build the page for the account signed in now (or the forms when signed out). */
+  const show = () => update({ t: "show", account: account() });
+  let unlisten = null;
 
   return {
     root,
     title: "account.nav",
     mount() {
       showError(null);
-      render();
+      show();
       unlisten = onAccountChange((value) => {
-        if ((value?.player ?? null) !== shownPlayer) render();
+        if ((value?.player ?? null) !== view.player) show();
       });
     },
     unmount() {
-      loads++;
+      update({ t: "leave" });
       unlisten?.();
       unlisten = null;
     },
     relabel() {
       translate(root);
       if (!errorLine.hidden) showError(null);
-      render();
+      show();
     },
   };
 }

@@ -1,15 +1,19 @@
+// @ts-check
 // Daily: today's challenge, the result with its share text, the streak and the countdown to the next.
+// Its state and the changes per message are daily_state.js; here: listeners feed it, `render` paints it.
 import { account, rankedNotice } from "../account.js";
 import { errorText, t } from "../i18n.js";
 import { safeStorage } from "../storage.js";
 import { el, shareText, toast, translate } from "../ui.js";
 import { clock } from "../format.js";
 import { askNameOnce, dailyShareText } from "../dailyshare.js";
+import { initial, playLabel, reduce } from "./daily_state.js";
 
 function askedName() {
   return safeStorage()?.getItem("golfrace.name") ?? "";
 }
 
+/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
 export function createDailyView(app) {
   const root = el(`
     <section class="view daily-view">
@@ -38,28 +42,38 @@ export function createDailyView(app) {
         </div>
       </div>
     </section>`);
-  const q = (s) => root.querySelector(s);
-  let daily = null;
+  const q = (s) => /** @type {HTMLElement} */ (root.querySelector(s));
+  let view = initial();
   let timer = null;
-  let waitingRace = false;
   const offs = [];
 
-  function render() {
+  /** @param {import("./daily_state.js").Msg} msg */
+  function update(msg) {
+    const before = view;
+    view = reduce(view, msg);
+    if (view === before) return;
+    if (view.joined && view.joined !== before.joined) app.navigate(`#/race/${view.joined}`);
+    if (view.connections !== before.connections) app.conn.send({ t: "daily" });
+    if (view.notice && view.notice !== before.notice) toast(errorText(view.notice.code, view.notice.params), "error");
+    if (view.daily !== before.daily) render(view);
+  }
+
+  /** @param {import("./daily_state.js").DailyState} s */
+  function render(s) {
+    const daily = s.daily;
     if (!daily) return;
     q(".daily-date").textContent = daily.date;
     q(".streak").textContent = String(daily.streak ?? 0);
     q(".best").textContent = String(daily.best_streak ?? 0);
-    q(".board-link").href = `#/leaderboards/daily/${daily.date}`;
+    /** @type {HTMLAnchorElement} */ (q(".board-link")).href = `#/leaderboards/daily/${daily.date}`;
     rankedNotice(q(".ranked-slot"));
-    // played but no result: the ranked attempt is started and unfinished, and daily_play resumes it
-    const going = daily.played && !daily.result;
-    q(".play-daily").textContent = t(going ? "ui.daily_continue" : daily.played ? "ui.daily_practice" : "ui.daily_play");
+    q(".play-daily").textContent = t(playLabel(daily));
     const result = q(".daily-result");
     result.hidden = !daily.result;
     const r = daily.result;
     q(".result-line").hidden = !r;
     q(".result-score").textContent = r ? String(r.score) : "—";
-    q(".result-time").textContent = r ? clock(r.elapsed) : "—";
+    q(".result-time").textContent = r ? clock(r.elapsed, { tenths: true }) : "—"; // as the share text
     q(".result-moves").textContent = r ? String(r.moves) : "—";
     // the share text in the page's language, from the ranked result (the server's `share` is English)
     const share = dailyShareText(daily.date, daily.result);
@@ -71,6 +85,7 @@ export function createDailyView(app) {
 
   let askedAt = 0;
   function tick() {
+    const daily = view.daily;
     if (!daily?.next_at) return;
     const left = daily.next_at - app.conn.serverNow();
     if (left <= 0) {
@@ -86,14 +101,17 @@ export function createDailyView(app) {
   }
 
   q(".copy-share").addEventListener("click", async () => {
+    const daily = view.daily;
     const share = daily && dailyShareText(daily.date, daily.result);
     if (share && (await shareText(share)) === "copied") toast(t("ui.copied"));
   });
   q(".play-daily").addEventListener("click", async () => {
     // the first attempt of the day ranks: the name it goes on the board with is asked once, before it
+    const daily = view.daily;
     const name = daily && !daily.played && !account() ? await askNameOnce() : askedName();
     if (name === null) return; // the player closed the question: nothing started
-    waitingRace = true;
+    update({ t: "play_asked" });
+    /** @type {Record<string, any>} */
     const msg = { t: "daily_play" };
     if (name) msg.name = name;
     app.conn.sendSoon(msg);
@@ -105,20 +123,10 @@ export function createDailyView(app) {
     mount() {
       translate(root);
       offs.push(
-        app.conn.on("daily", (m) => {
-          daily = m;
-          render();
-        }),
-        app.conn.on("race", (m) => {
-          if (waitingRace && m.daily) {
-            waitingRace = false;
-            app.navigate(`#/race/${m.race}`);
-          }
-        }),
-        app.conn.on("error", (m) => {
-          if (String(m.ref ?? "").startsWith("daily")) toast(errorText(m.code, m.params), "error");
-        }),
-        app.conn.on("ready", () => app.conn.send({ t: "daily" })),
+        app.conn.on("daily", (m) => update(m)),
+        app.conn.on("race", (m) => update(m)),
+        app.conn.on("error", (m) => update(m)),
+        app.conn.on("ready", () => update({ t: "ready" })),
       );
       app.conn.send({ t: "daily" });
       timer = setInterval(tick, 1000);
@@ -129,7 +137,7 @@ export function createDailyView(app) {
     },
     relabel() {
       translate(root);
-      render();
+      render(view);
     },
   };
 }

@@ -1,24 +1,17 @@
+// @ts-check
 // Leaderboards: per day (the daily challenge) and per game code, with your own rank highlighted.
-import { checkCode } from "../codes.js";
+// Its state and the changes per message are leaderboards_state.js; here: listeners feed it, the effects
+// (fetch a page, follow a board) are read from the state before and after, and `render` paints it.
 import { errorText, t } from "../i18n.js";
 import { entryName } from "../names.js";
 import { el, translate } from "../ui.js";
 import { clocks } from "../format.js";
+import { initial, reduce, today } from "./leaderboards_state.js";
 
 const LIMIT = 20;
 const CODE_EXAMPLE = "GO1-E-ABCDEFG";
 
-export function today() {
-  return new Date().toISOString().slice(0, 10);
-}
-
-/** Whether a live `board` update shows the same top entries as the page on screen. */
-export function sameTop(page, update) {
-  const key = (e) => `${e.player}|${e.score}|${e.elapsed}|${e.moves}|${e.finished_at}`;
-  const top = (page.entries ?? []).slice(0, update.entries?.length ?? 0).map(key).join();
-  return page.total === update.total && top === (update.entries ?? []).map(key).join();
-}
-
+/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
 export function createLeaderboardsView(app) {
   const root = el(`
     <section class="view boards-view">
@@ -38,8 +31,10 @@ export function createLeaderboardsView(app) {
         <p class="empty" data-t="ui.no_entries" hidden></p>
       </div>
     </section>`);
-  const q = (s) => root.querySelector(s);
-  const form = q(".board-form");
+  const q = (s) => /** @type {HTMLElement} */ (root.querySelector(s));
+  const form = /** @type {HTMLFormElement} */ (q(".board-form"));
+  const kindField = /** @type {HTMLSelectElement} */ (form.elements.namedItem("kind"));
+  const keyField = /** @type {HTMLInputElement} */ (form.elements.namedItem("key"));
 
   function row(entry, mine, time) {
     const tr = document.createElement("tr");
@@ -53,11 +48,36 @@ export function createLeaderboardsView(app) {
     return tr;
   }
 
-  let watched = null; // the board this page follows live: one board_watch per shown board
-  let shown = null; // the last page fetched over HTTP: {board, total, entries, you}
-  let path = null; // its address under /api/leaderboards/
-  let loads = 0; // answers of an older load (or after unmount) are dropped
-  let refreshes = 0; // and of an older refresh
+  let view = initial();
+
+  /** @param {import("./leaderboards_state.js").Msg} msg */
+  function update(msg) {
+    const before = view;
+    view = reduce(view, msg);
+    if (view === before) return;
+    effects(before, view);
+    render(view);
+  }
+
+  /** What a change leads to: the board followed live, and the page fetched (again).
+   * @param {import("./leaderboards_state.js").BoardsState} before
+   * @param {import("./leaderboards_state.js").BoardsState} after */
+  function effects(before, after) {
+    if (after.watched !== before.watched) {
+      if (before.watched) app.conn.send({ t: "board_unwatch", board: before.watched });
+      if (after.watched) app.conn.send({ t: "board_watch", board: after.watched }); // before the handshake: sent on "ready"
+    } else if (after.connections !== before.connections && after.watched) {
+      app.conn.send({ t: "board_watch", board: after.watched }); // a new connection follows nothing
+    }
+    if (after.path && after.loads !== before.loads) {
+      const n = after.loads;
+      fetchPage(after.path).then((answer) => update({ t: "page", n, ...answer }));
+    }
+    if (after.path && after.refreshes !== before.refreshes) {
+      const [n, r] = [after.loads, after.refreshes];
+      fetchPage(after.path).then((answer) => answer.data && update({ t: "refreshed", n, r, data: answer.data }));
+    }
+  }
 
   async function fetchPage(at) {
     const token = app.conn.token;
@@ -68,64 +88,22 @@ export function createLeaderboardsView(app) {
     return res?.ok && data ? { data } : { error: data?.error ? errorText(data.error) : t("ui.offline") };
   }
 
-  function watch(name) {
-    if (watched === name) return;
-    unwatch();
-    watched = name;
-    app.conn.send({ t: "board_watch", board: name }); // before the handshake: sent on "ready"
-  }
-
-  function unwatch() {
-    if (watched) app.conn.send({ t: "board_unwatch", board: watched });
-    watched = null;
-  }
-
-  /** Only the error: no table, no "No entries yet.", and no board followed. */
-  function showError(text) {
+  /** @type {import("./leaderboards_state.js").BoardsState} */
+  let painted = initial();
+  /** @param {import("./leaderboards_state.js").BoardsState} s */
+  function render(s) {
+    const was = painted;
+    painted = s;
     const error = q(".board-error");
-    error.textContent = text;
-    error.hidden = false;
-    q(".board-table tbody").replaceChildren();
-    q(".empty").hidden = true;
-    unwatch();
-    shown = null;
-    root.dataset.loaded = "";
-  }
-
-  async function load(kind, key) {
-    q(".board-error").hidden = true;
-    const n = ++loads;
-    if (kind === "code") {
-      const r = checkCode(key);
-      if (!r.ok) {
-        showError(t(`ui.code_errors.${r.part}`));
-        return;
-      }
-      path = `code/${encodeURIComponent(r.code)}`;
-    } else {
-      path = `daily/${encodeURIComponent(key || today())}`;
+    error.hidden = !s.error;
+    if (s.error && s.error !== was.error) {
+      // only the error: no table, no "No entries yet."
+      error.textContent = s.error.key ? t(s.error.key) : s.error.text;
+      q(".board-table tbody").replaceChildren();
+      q(".empty").hidden = true;
+      root.dataset.loaded = "";
     }
-    const answer = await fetchPage(path);
-    if (n !== loads) return;
-    if (answer.error) {
-      showError(answer.error);
-      return;
-    }
-    show(answer.data);
-    watch(answer.data.board);
-  }
-
-  /** A live update of the watched board: fetch the page again (your rank, LIMIT rows) if its top moved. */
-  async function refresh(update) {
-    if (update.board !== watched || !shown || update.board !== shown.board || sameTop(shown, update)) return;
-    const [n, r] = [loads, ++refreshes];
-    const answer = await fetchPage(path);
-    if (n === loads && r === refreshes && answer.data?.board === watched) show(answer.data);
-  }
-
-  function show(data) {
-    shown = data;
-    paint(data.entries ?? [], data.you, data.board);
+    if (s.shown && s.shown !== was.shown) paint(s.shown.entries ?? [], s.shown.you, s.shown.board);
   }
 
   function paint(entries, you, name) {
@@ -141,20 +119,20 @@ export function createLeaderboardsView(app) {
 
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    location.hash = `#/leaderboards/${form.elements.kind.value}/${encodeURIComponent(form.elements.key.value.trim())}`;
+    location.hash = `#/leaderboards/${kindField.value}/${encodeURIComponent(keyField.value.trim())}`;
   });
   /** The key field's label and placeholder: a date or a game code, in the page's language. */
   function labelKey() {
-    const input = form.elements.key;
-    const daily = form.elements.kind.value === "daily";
+    const input = keyField;
+    const daily = kindField.value === "daily";
     input.dataset.tAria = daily ? "ui.date_label" : "ui.code_label";
     if (daily) input.dataset.tPh = "ui.date_format";
     else delete input.dataset.tPh;
     input.placeholder = daily ? t("ui.date_format") : CODE_EXAMPLE;
     translate(form);
   }
-  form.elements.kind.addEventListener("change", () => {
-    form.elements.key.value = form.elements.kind.value === "daily" ? today() : "";
+  kindField.addEventListener("change", () => {
+    keyField.value = kindField.value === "daily" ? today() : "";
     labelKey();
   });
 
@@ -166,21 +144,18 @@ export function createLeaderboardsView(app) {
       translate(root);
       const kind = params?.kind === "code" ? "code" : "daily";
       const key = params?.key ? decodeURIComponent(params.key) : kind === "daily" ? today() : "";
-      form.elements.kind.value = kind;
-      form.elements.key.value = key;
+      kindField.value = kind;
+      keyField.value = key;
       labelKey();
       offs.push(
-        app.conn.on("board", (m) => refresh(m)),
-        // a new connection follows nothing: watch the shown board again
-        app.conn.on("ready", () => watched && app.conn.send({ t: "board_watch", board: watched })),
+        app.conn.on("board", (m) => update(m)),
+        app.conn.on("ready", () => update({ t: "ready" })),
       );
-      if (key) load(kind, key);
+      if (key) update({ t: "load", kind, key });
     },
     unmount() {
       for (const off of offs.splice(0)) off();
-      loads += 1;
-      unwatch();
-      shown = null;
+      update({ t: "leave" });
     },
     relabel() {
       translate(root);

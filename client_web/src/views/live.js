@@ -1,13 +1,24 @@
+// @ts-check
 // Watch: the races running now, with their racers and how far each has got; a race opens in the watch view.
-// The list comes from GET /api/races/live (no code, no card: a ranked race's deal stays secret).
+// The list comes from GET /api/races/live (no code, no card: a ranked race's deal stays secret). Its state and
+// changes are live_state.js; this module fetches, keeps the timer and paints.
 import { t } from "../i18n.js";
 import { racerName } from "../names.js";
 import { TABLEAU, statusText } from "../format.js";
 import { el, translate } from "../ui.js";
+import { initial, reduce } from "./live_state.js";
+
+/**
+ * @typedef {import("./live_state.js").LiveState} LiveState
+ * @typedef {import("./live_state.js").LiveRace} LiveRace
+ * @typedef {import("./live_state.js").Msg} Msg
+ * @typedef {import("./app.js").App} App
+ */
 
 const REFRESH_MS = 5000;
 
-export function createLiveView(app) {
+/** @param {App} _app @returns {import("./app.js").View} */
+export function createLiveView(_app) {
   const root = el(`
     <section class="view live-view" aria-labelledby="live-title">
       <div class="panel">
@@ -17,12 +28,19 @@ export function createLiveView(app) {
         <ul class="live-list"></ul>
       </div>
     </section>`);
-  const q = (s) => root.querySelector(s);
+  const q = (s) => /** @type {HTMLElement} */ (root.querySelector(s));
+  /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
-  let loads = 0;
-  let shown = [];
+  /** @type {LiveState} */
+  let state = initial();
 
-  function item(race) {
+  function update(/** @type {Msg} */ msg) {
+    const before = state;
+    state = reduce(state, msg);
+    if (state !== before && msg.t === "live/answer") render();
+  }
+
+  function item(/** @type {LiveRace} */ race) {
     const li = el(`<li class="live-race" data-race="${race.race}">
       <div class="live-meta"><b class="live-count"></b><span class="live-phase"></span><span class="live-watchers"></span></div>
       <ol class="live-racers"></ol>
@@ -38,12 +56,12 @@ export function createLiveView(app) {
       const row = el(`<li class="live-racer"><span class="live-name"></span><span class="bar" aria-hidden="true"><span></span></span><span class="live-progress" dir="ltr"></span></li>`);
       row.dataset.status = r.status;
       row.querySelector(".live-name").textContent = racerName(r);
-      row.querySelector(".bar span").style.width = `${(100 * (r.removed ?? 0)) / TABLEAU}%`;
+      /** @type {HTMLElement} */ (row.querySelector(".bar span")).style.width = `${(100 * (r.removed ?? 0)) / TABLEAU}%`;
       row.querySelector(".live-progress").textContent = `${r.removed ?? 0}/${TABLEAU}`;
       row.title = `${statusText(r.status)} · ${r.score}`;
       list.append(row);
     }
-    const watch = li.querySelector(".live-watch");
+    const watch = /** @type {HTMLAnchorElement} */ (li.querySelector(".live-watch"));
     watch.href = `#/watch/${race.race}`;
     watch.textContent = t("ui.live.watch");
     // the link's name says which race: "Watch: 3 racers, Running"
@@ -52,12 +70,20 @@ export function createLiveView(app) {
   }
 
   function paint() {
-    q(".live-list").replaceChildren(...shown.map(item));
-    q(".live-empty").hidden = shown.length > 0;
+    q(".live-list").replaceChildren(...state.races.map(item));
+    q(".live-empty").hidden = state.races.length > 0;
+  }
+
+  function render() {
+    q(".live-error").hidden = !state.failed;
+    q(".live-error").textContent = state.failed ? t("ui.offline") : "";
+    paint();
+    root.dataset.loaded = String(state.loaded);
   }
 
   async function load() {
-    const n = ++loads;
+    update({ t: "live/load" });
+    const n = state.loads;
     let data = null;
     try {
       const res = await fetch("/api/races/live");
@@ -65,12 +91,7 @@ export function createLiveView(app) {
     } catch {
       data = null;
     }
-    if (n !== loads) return;
-    q(".live-error").hidden = Boolean(data);
-    q(".live-error").textContent = data ? "" : t("ui.offline");
-    if (data) shown = data.races ?? [];
-    paint();
-    root.dataset.loaded = String(n);
+    update({ t: "live/answer", n, data });
   }
 
   return {
@@ -83,7 +104,7 @@ export function createLiveView(app) {
     },
     unmount() {
       clearInterval(timer);
-      loads += 1;
+      update({ t: "live/stop" }); // an answer still on its way is not shown
     },
     relabel() {
       translate(root);

@@ -1,4 +1,7 @@
+// @ts-check
 // Play: one game of Golf against the deal, with the new-game, stuck and win dialogs and the keyboard.
+// The view's state and its changes per message are play_state.js; here: listeners feed it, `render` paints
+// it, and what a message leads to (a fresh deal, the race's lobby, storage) is read from before and after.
 import { Board } from "../board.js";
 import { checkCode, isCodePrefix, withRules } from "../codes.js";
 import { describeChange } from "../announce.js";
@@ -11,9 +14,14 @@ import { GameSession } from "../session.js";
 import { settings } from "../settings.js";
 import { boardKeys } from "../keys.js";
 import { announce, el, hideToast, shareText, toast, translate } from "../ui.js";
+import { initial, reduce } from "./play_state.js";
 
 const WIN_PAUSE_MS = 900; // the cascade alone before the result comes over it
 
+/**
+ * @param {import("./app.js").App} app
+ * @returns {import("./app.js").View & {start(welcome: object): void, readonly state: object | null, session: GameSession}}
+ */
 export function createPlayView(app) {
   const root = el(`
     <section class="view play" aria-labelledby="play-title">
@@ -43,9 +51,8 @@ export function createPlayView(app) {
       <p id="board-desc" class="sr-only"></p>
     </section>`);
 
-  let state = null;
+  let view = initial();
   let started = false;
-  let lastDialogFor = null; // "<game>@<version>" a stuck/won dialog was last shown for
   const board = new Board({
     onTap: (col, row, cardEl) => {
       lastTapped = cardEl;
@@ -58,14 +65,41 @@ export function createPlayView(app) {
   board.el.setAttribute("aria-describedby", "board-desc");
 
   const session = new GameSession(app.conn, {
-    onChange: (next, change, diff) => show(next, change, diff),
-    onRefused: (msg) => refused(msg),
-    onError: (msg) => failed(msg),
+    onChange: (next, change, diff) => update({ t: "shown", state: next, change, diff }),
+    onRefused: (msg) => update(/** @type {import("./play_state.js").Msg} */ (msg)), // a `refused`
+    onError: (msg) => update(/** @type {import("./play_state.js").Msg} */ (msg)), // an `error`
   });
 
-  const q = (sel) => root.querySelector(sel);
+  /** @param {import("./play_state.js").Msg} msg */
+  function update(msg) {
+    const before = view;
+    view = reduce(view, msg);
+    if (view === before) return;
+    effects(before, view);
+    render(view);
+  }
+
+  /** What a message leads to besides the page: storage, the speed report, a fresh deal, the race lobby.
+   * @param {import("./play_state.js").PlayState} before @param {import("./play_state.js").PlayState} after */
+  function effects(before, after) {
+    const next = after.game;
+    if (next && next !== before.game) {
+      if (after.change !== "snapshot" && next.v === 1 && !settings.started(next.game)) settings.setStarted(next.game, Date.now());
+      settings.game = next.game;
+    }
+    if (after.hint && !before.hint && !app.conn.send({ t: "hint", game: after.hint.game })) update({ t: "hint_unsent" });
+    if (after.deals !== before.deals) {
+      settings.game = null;
+      startRandom();
+    }
+    if (after.raceJoined && after.raceJoined !== before.raceJoined) app.navigate(`#/race/${after.raceJoined}`);
+  }
+
+  const q = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
+  const button = (sel) => /** @type {HTMLButtonElement} */ (root.querySelector(sel));
   q(".copy").addEventListener("click", async () => {
-    if (state?.code && (await shareText(state.code, { copyOnly: true }))) toast(t("ui.copied"));
+    const code = view.game?.code;
+    if (code && (await shareText(code, { copyOnly: true }))) toast(t("ui.copied"));
   });
   q(".undo").addEventListener("click", () => session.act("undo"));
   q(".draw-btn").addEventListener("click", () => session.act("draw"));
@@ -73,64 +107,50 @@ export function createPlayView(app) {
   q(".hint").addEventListener("click", () => askHint());
 
   // --- hints: the server's solver suggests a move; the board points at it for a moment ------------------
-  let hintFor = null; // the {game, v} a hint was asked for, until it comes
-  function askHint() {
-    if (!state || state.role !== "player" || hintFor) return;
-    if (state.status !== "playing") {
-      toast(t("ui.hint_none"));
-      return;
-    }
-    hintFor = { game: state.game, v: state.v };
-    q(".hint").disabled = true;
-    root.dataset.hint = "asked";
-    if (!app.conn.send({ t: "hint", game: state.game })) hintDone();
-  }
-  function hintDone() {
-    hintFor = null;
-    paintHud();
-  }
-  function showHint(m) {
-    if (!hintFor || m.game !== hintFor.game) return;
-    hintDone();
-    if (!state || m.game !== state.game || m.v !== state.v) return; // the board moved on meanwhile
-    if (!m.move) {
-      toast(t("ui.hint_none"));
-      return;
-    }
-    const target = board.highlight(m.move);
-    root.dataset.hint = m.move.a === "tap" ? `tap:${m.move.col}` : "draw";
-    // at move 0 nothing was lost yet: the deal itself cannot be won
-    if (m.winnable === false) toast(t(state.moves - state.undos === 0 ? "ui.hint_unwinnable" : "ui.hint_lost"));
-    target?.focus?.({ preventScroll: true });
-  }
-  app.conn.on("hint", (m) => showHint(m));
-  app.conn.on("ready", () => hintFor && hintDone()); // an answer lost with the connection: ask again
+  const askHint = () => update({ t: "hint_asked" });
+  app.conn.on("hint", (m) => update(m));
+  app.conn.on("ready", () => update({ t: "ready" }));
 
-  function show(next, change, diff) {
-    const started = performance.now();
-    const first = !state;
-    const before = state;
-    state = next;
-    if (change !== "snapshot" && next.v === 1 && !settings.started(next.game)) settings.setStarted(next.game, Date.now());
-    settings.game = next.game;
-    board.render(next, change, diff, locale());
-    paintHud();
-    const description = describeState(next, locale());
-    q("#board-desc").textContent = description;
-    if (diff) measure(session.receivedAt ?? started);
-    if (first) app.boardShown();
-    if (change !== "snapshot") {
-      // only what changed; B reads the whole board (the board's description)
-      announce(describeChange(before, next, diff, locale()) ?? description);
-      hideToast("refusal"); // an explanation of an earlier refusal is stale once a move went through
+  // --- painting: the state alone, plus what the page already shows (DOM only) -------------------------
+  /** @type {import("./play_state.js").PlayState} */
+  let painted = initial();
+  /** @param {import("./play_state.js").PlayState} s */
+  function render(s) {
+    const began = performance.now();
+    const was = painted;
+    painted = s;
+    const next = s.game;
+    if (next && next !== was.game) {
+      board.render(next, s.change, s.diff, locale());
+      const description = describeState(next, locale());
+      q("#board-desc").textContent = description;
+      if (s.change !== "snapshot") {
+        // only what changed; B reads the whole board (the board's description)
+        announce(describeChange(was.game, next, s.diff, locale()) ?? description);
+        hideToast("refusal"); // an explanation of an earlier refusal is stale once a move went through
+      }
     }
-    const end = `${next.game}@${next.v}`;
-    // a snapshot of the very position whose end dialog is open (a reconnect, a resync) keeps it open
-    if (change === "undo" || (change === "snapshot" && lastDialogFor !== end)) closeEndDialogs();
-    if (next.status !== "playing" && lastDialogFor !== end) {
-      lastDialogFor = end;
-      if (next.status === "stuck") openStuckDialog();
-      else if (next.status === "won") openWinDialog();
+    paintHud(s);
+    if (next && next !== was.game) {
+      if (s.diff) measure(session.receivedAt ?? began);
+      if (!was.game) app.boardShown();
+    }
+    if (s.hint && !was.hint) root.dataset.hint = "asked";
+    if (s.pointed && s.pointed !== was.pointed) {
+      const move = s.pointed.move;
+      const target = /** @type {HTMLElement | null} */ (board.highlight(move));
+      root.dataset.hint = move.a === "tap" ? `tap:${move.col}` : "draw";
+      target?.focus?.({ preventScroll: true });
+    }
+    if (s.notice && s.notice !== was.notice) {
+      const n = s.notice;
+      toast(n.code ? errorText(n.code, n.params) : t(n.key), n.kind);
+    }
+    if (s.refusal && s.refusal !== was.refusal) refused(s.refusal);
+    if (s.end !== was.end) {
+      if (was.end?.kind && !s.end?.kind) closeEndDialogs();
+      if (s.end?.kind === "stuck") openStuckDialog();
+      else if (s.end?.kind === "won") openWinDialog();
     }
   }
 
@@ -147,40 +167,29 @@ export function createPlayView(app) {
     );
   }
 
-  function paintHud() {
+  /** @param {import("./play_state.js").PlayState} s */
+  function paintHud(s) {
+    const state = s.game;
     if (!state) return;
     q(".code").textContent = state.code ?? "—";
-    q(".copy").disabled = !state.code; // kept in the layout (hidden by CSS): the HUD does not reflow
+    button(".copy").disabled = !state.code; // kept in the layout (hidden by CSS): the HUD does not reflow
     q(".rules-badge").textContent = t(state.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy");
     q(".rules-badge").dataset.rules = state.rules;
     q(".score").textContent = String(state.score);
     q(".moves").textContent = String(state.moves);
-    q(".undo").disabled = !state.can_undo || state.status === "won";
-    q(".hint").disabled = Boolean(hintFor) || state.status !== "playing" || state.role !== "player";
+    button(".undo").disabled = !state.can_undo || state.status === "won";
+    button(".hint").disabled = Boolean(s.hint) || state.status !== "playing" || state.role !== "player";
     root.dataset.status = state.status;
     root.dataset.v = String(state.v);
   }
 
-  function refused(msg) {
+  /** @param {{code: string, params?: object}} refusal */
+  function refused(refusal) {
     if (!settings.interactive) return;
-    const text = errorText(msg.code, msg.params);
+    const text = errorText(refusal.code, refusal.params);
     toast(text, "refusal");
-    if (lastTapped && msg.code !== "nothing_to_undo") board.shake(lastTapped);
+    if (lastTapped && refusal.code !== "nothing_to_undo") board.shake(lastTapped);
     lastTapped = null;
-  }
-
-  function failed(msg) {
-    if (msg.ref === "hint") {
-      hintDone();
-      toast(errorText(msg.code, msg.params), "error");
-      return;
-    }
-    if (!state && (msg.ref === "open" || msg.ref === "resync")) {
-      settings.game = null;
-      startRandom();
-      return;
-    }
-    if (msg.ref !== "new") toast(errorText(msg.code, msg.params), "error");
   }
 
   function startRandom() {
@@ -189,11 +198,12 @@ export function createPlayView(app) {
 
   // --- dialogs ------------------------------------------------------------------------------------------
   function closeEndDialogs() {
-    for (const d of document.querySelectorAll("dialog.end[open]")) d.close();
+    for (const d of document.querySelectorAll("dialog.end[open]")) /** @type {HTMLDialogElement} */ (d).close();
   }
 
+  /** @param {string} html */
   function dialog(html) {
-    const d = el(html);
+    const d = /** @type {HTMLDialogElement} */ (el(html));
     translate(d);
     d.addEventListener("close", () => d.remove());
     document.body.append(d);
@@ -227,15 +237,19 @@ export function createPlayView(app) {
         </form>
       </dialog>`);
     const form = d.querySelector("form");
-    const input = form.elements.code;
-    const error = d.querySelector("#code-error");
-    const radios = [...form.querySelectorAll("input[name=rules]")];
+    /** @param {string} name */
+    const field = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
+    const input = field("code");
+    const interactive = field("interactive");
+    const sound = field("sound");
+    const error = /** @type {HTMLElement} */ (d.querySelector("#code-error"));
+    const radios = [.../** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll("input[name=rules]"))];
     const pick = (rules) => radios.forEach((r) => (r.checked = r.value === rules));
     pick(settings.rules);
-    form.elements.interactive.checked = settings.interactive;
-    form.elements.sound.checked = settings.sound;
-    form.elements.sound.addEventListener("change", (e) => {
-      settings.sound = e.target.checked;
+    interactive.checked = settings.interactive;
+    sound.checked = settings.sound;
+    sound.addEventListener("change", () => {
+      settings.sound = sound.checked;
     });
 
     const showError = (text) => {
@@ -269,8 +283,8 @@ export function createPlayView(app) {
       });
     }
     d.querySelector(".cancel").addEventListener("click", () => d.close());
-    form.elements.interactive.addEventListener("change", (e) => {
-      settings.interactive = e.target.checked;
+    interactive.addEventListener("change", () => {
+      settings.interactive = interactive.checked;
     });
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -280,10 +294,10 @@ export function createPlayView(app) {
         input.focus();
         return;
       }
-      const rules = radios.find((x) => x.checked)?.value ?? "easy";
+      const rules = radios.find((x) => x.checked)?.value === "classic" ? "classic" : "easy";
       settings.rules = rules;
-      settings.interactive = form.elements.interactive.checked;
-      const deal = d.querySelector(".deal");
+      settings.interactive = interactive.checked;
+      const deal = /** @type {HTMLButtonElement} */ (d.querySelector(".deal"));
       deal.disabled = true;
       try {
         await session.newGame(r.code ? { code: r.code } : { rules });
@@ -311,8 +325,9 @@ export function createPlayView(app) {
         </div>
       </dialog>`);
     d.querySelector("#stuck-title").textContent = stuckText();
+    const state = view.game;
     d.querySelector(".end-score b").textContent = String(state.score);
-    d.querySelector(".undo-end").disabled = !state.can_undo;
+    /** @type {HTMLButtonElement} */ (d.querySelector(".undo-end")).disabled = !state.can_undo;
     d.querySelector(".undo-end").addEventListener("click", () => {
       d.close();
       session.act("undo");
@@ -329,7 +344,7 @@ export function createPlayView(app) {
   let winTimer = null;
   function openWinDialog() {
     closeEndDialogs();
-    const won = { ...state };
+    const won = { ...view.game };
     const startedAt = settings.started(won.game);
     const ms = startedAt ? Math.max(0, Date.now() - startedAt) : null;
     const previous = won.code ? settings.best(won.code) : null;
@@ -342,7 +357,8 @@ export function createPlayView(app) {
     // the cascade first, the result a moment later (at once with reduced motion); not if play went on
     clearTimeout(winTimer);
     winTimer = setTimeout(() => {
-      if (!root.isConnected || !state || state.game !== won.game || state.v !== won.v) return;
+      const now = view.game;
+      if (!root.isConnected || !now || now.game !== won.game || now.v !== won.v) return;
       closeEndDialogs();
       const d = dialog(`
         <dialog class="dlg end won" aria-labelledby="won-title" aria-describedby="won-unranked" data-testid="win-dialog">
@@ -373,9 +389,9 @@ export function createPlayView(app) {
       d.querySelector(".won-par").textContent = t("ui.par", { n: won.score });
       const best = better ? { score: won.score, ms } : previous;
       d.querySelector(".won-best").textContent = best ? `${best.score} · ${clock(best.ms, { tenths: true })}` : "—";
-      d.querySelector(".new-best").hidden = !(better && previous);
+      /** @type {HTMLElement} */ (d.querySelector(".new-best")).hidden = !(better && previous);
       d.querySelector(".end-code bdi").textContent = won.code ?? "";
-      for (const b of d.querySelectorAll(".share-end, .again-end, .race-end")) b.hidden = !won.code;
+      for (const b of d.querySelectorAll(".share-end, .again-end, .race-end")) /** @type {HTMLElement} */ (b).hidden = !won.code;
       d.querySelector(".share-end").addEventListener("click", async () => {
         const text = t("ui.share_win", { code: won.code, score: won.score, time: clock(ms), link: location.origin + "/" });
         const how = await shareText(text);
@@ -398,26 +414,18 @@ export function createPlayView(app) {
   }
 
   // "Race a friend on this deal": a race (casual: its code is known) on the same code, then its lobby
-  let raceAsked = null;
   let raceCount = 0;
   function raceFriend(code) {
     raceCount += 1;
-    raceAsked = `p${raceCount}`;
-    const msg = { t: "race_new", code, rid: raceAsked };
+    const rid = `p${raceCount}`;
+    update({ t: "race_asked", rid });
+    /** @type {Record<string, any>} */
+    const msg = { t: "race_new", code, rid };
     const name = playerName();
     if (name) msg.name = name;
     app.conn.sendSoon(msg);
   }
-  app.conn.on("race", (m) => {
-    if (!raceAsked || m.rid !== raceAsked || !m.you) return;
-    raceAsked = null;
-    app.navigate(`#/race/${m.race}`);
-  });
-  app.conn.on("error", (m) => {
-    if (!raceAsked || m.ref !== "race_new") return;
-    raceAsked = null;
-    toast(errorText(m.code, m.params), "error");
-  });
+  app.conn.on("race", (m) => update(m)); // its answer: the lobby (a race_new error comes through the session)
 
   // --- keyboard ------------------------------------------------------------------------------------------
   const onKey = boardKeys({
@@ -432,7 +440,7 @@ export function createPlayView(app) {
     },
     newGame: () => openNewDialog(),
     hint: () => askHint(),
-    read: () => state && announce(describeState(state, locale())),
+    read: () => view.game && announce(describeState(view.game, locale())),
   });
 
   return {
@@ -448,10 +456,10 @@ export function createPlayView(app) {
     },
     relabel() {
       translate(root);
-      paintHud();
-      if (state) {
+      paintHud(view);
+      if (view.game) {
         board.relabel(locale());
-        q("#board-desc").textContent = describeState(state, locale());
+        q("#board-desc").textContent = describeState(view.game, locale());
       }
     },
     /** Once connected: reopen the last game if the server still has it for us, else deal one. */
@@ -464,7 +472,7 @@ export function createPlayView(app) {
       else startRandom();
     },
     get state() {
-      return state;
+      return view.game;
     },
     session,
   };

@@ -1,7 +1,9 @@
+// @ts-check
 // Race: create one, the lobby with its share link, the countdown, your board and everyone's progress, the
 // results with par, and the rematch. The daily challenge is a one-seat race and is played here too.
 // Your board is your seat, an ordinary game (`<race>-<seat>`) played through the same GameSession as Play:
 // open, act with seq, resync, and a move made while offline is sent again once the connection is back.
+// The view's state and its changes are race_state.js; this module only wires them to the page.
 import { rankedNotice } from "../account.js";
 import { Board } from "../board.js";
 import { checkCode } from "../codes.js";
@@ -15,33 +17,41 @@ import { racerName } from "../names.js";
 import { confirmDialog, dismissConfirm } from "../confirm.js";
 import { raceIdFrom } from "../raceid.js";
 import { createMissing, showMissing } from "../missing.js";
-import { finishWatcher, finishedText, showGo } from "../notices.js";
+import { finishedText, showGo } from "../notices.js";
 import { createResults, paintResults } from "../results.js";
 import { SeatLock } from "../seatlock.js";
 import { GameSession } from "../session.js";
 import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
 import { safeStorage as storage } from "../storage.js";
+import { fetchReview } from "../reviews.js";
+import { finishedBetween, initial, myProgress, phaseAt, reduce, seatGame, stillPlaying, toReview } from "./race_state.js";
+
+export { phaseAt };
+
+/**
+ * @typedef {import("./race_state.js").RaceState} RaceState
+ * @typedef {import("./race_state.js").Race} Race
+ * @typedef {import("./race_state.js").Racer} Racer
+ * @typedef {import("./race_state.js").SeatBoard} SeatBoard
+ * @typedef {import("./race_state.js").Msg} Msg
+ * @typedef {import("./app.js").App} App
+ */
 
 /** The idle warning shows in the last minute before the server takes a racer out for not moving (a move
  * pushes `out_at` back, and the warning goes away). */
 const IDLE_WARN_MS = 60_000;
 const NAME_KEY = "golfrace.name";
 
+/** @param {string} id */
 export function raceLink(id) {
   return `${location.origin}/r/${id}`;
-}
-
-/** A race's phase at server time `now`: the server sends `race` at the start of the countdown, not when it
- * runs out, so "running" is derived from `starts_at`. */
-export function phaseAt(race, now) {
-  if (race.phase === "countdown" && race.starts_at && now >= race.starts_at) return "running";
-  return race.phase;
 }
 
 export function playerName() {
   return storage()?.getItem(NAME_KEY) ?? "";
 }
 
+/** @param {App} app @returns {import("./app.js").View} */
 export function createRaceView(app) {
   const root = el(`
     <section class="view race-view">
@@ -124,8 +134,10 @@ export function createRaceView(app) {
         </div>
       </div>
     </section>`);
-  const q = (s) => root.querySelector(s);
-  const form = q(".race-create");
+  const q = (s) => /** @type {HTMLElement} */ (root.querySelector(s));
+  const form = /** @type {HTMLFormElement} */ (q(".race-create"));
+  const field = (/** @type {HTMLFormElement} */ f, /** @type {string} */ name) =>
+    /** @type {HTMLInputElement} */ (f.elements.namedItem(name));
   const results = createResults();
   results.querySelector(".dlg-actions").append(
     el(`<button type="button" class="btn rematch" data-t="ui.rematch"></button>`),
@@ -137,15 +149,19 @@ export function createRaceView(app) {
   const room = q(".race-room");
   const missing = createMissing(); // in the room's place, for a race that does not exist
   room.before(missing);
-  let raceId = null;
-  let race = null;
-  let mine = null; // my board state
-  let shownPhase = null; // the phase last painted: "Go!" when it turns from countdown to running
-  const finishes = finishWatcher();
+  /** @type {RaceState} */
+  let state = initial();
+  /** What the page last painted (DOM only): the board, the race, and the phase ("Go!" when it turns). */
+  const painted = {
+    mine: /** @type {SeatBoard | null} */ (null),
+    race: /** @type {Race | null} */ (null),
+    marks: /** @type {RaceState["marks"] | null} */ (null),
+    phase: null,
+  };
+  /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
-  let lastDialogFor = null;
+  /** @type {Element | null} */
   let lastTapped = null;
-  let pendingWatchers = null;
 
   const board = new Board({
     onTap: (col, row, cardEl) => {
@@ -157,21 +173,64 @@ export function createRaceView(app) {
   q(".board-slot").append(board.el);
   // my seat: an ordinary game, opened once the race has started (the lobby has no seat games)
   const seat = new GameSession(app.conn, {
-    onChange: (state, change, diff) => showBoard(state, change, diff),
+    onChange: (shown, change, diff) => update({ t: "view/seat", state: shown, change, diff }),
     onRefused: (m) => refused(m),
     onError: (m) => seatError(m) && toast(errorText(m.code, m.params), "error"),
   });
   const lock = new SeatLock(app.conn, q(".race-board"), seat);
 
+  /** Every message goes through here: the new state, what it asks for, then the page. */
+  function update(/** @type {Msg} */ msg) {
+    const before = state;
+    state = reduce(state, msg);
+    if (state === before) return;
+    follow(before, state);
+    render();
+  }
+
+  /** What a change of state asks for beyond the page itself: go somewhere, open the seat, tell something. */
+  function follow(/** @type {RaceState} */ before, /** @type {RaceState} */ after) {
+    if (after.created && after.created !== before.created) app.navigate(`#/race/${after.created}`);
+    if (after.spectator && !before.spectator) app.redirect(`#/watch/${after.raceId}`);
+    if (after.error && after.error !== before.error) toast(errorText(after.error.code, after.error.params), "error");
+    const game = seatGame(after);
+    if (game && seat.gameId !== game) {
+      seat.switchTo(game, "player"); // once; a reconnect opens it again by itself
+      seat.open(game, "player");
+    }
+    const mySeat = after.race?.racers.find((r) => r.player === app.player())?.seat ?? null;
+    for (const r of finishedBetween(before, after, mySeat)) toast(finishedText(r));
+    if (after.mine !== before.mine && after.mineChange?.change !== "snapshot") {
+      // only what changed; B reads the whole board
+      announce(describeChange(before.mine, after.mine, after.mineChange.diff, locale()) ?? describeState(after.mine, locale()));
+      hideToast("refusal"); // an explanation of an earlier refusal is stale once a move went through
+    }
+    if (after.ended !== before.ended) toast(after.mine.status === "stuck" ? t("stuck") : statusText(after.mine.status));
+    // a ranked race's end: whether my result is held for review (my record's verdict; one request per racer,
+    // not one per row and page). A daily attempt's verdict, and whether it came late, are in the day's status:
+    // its end dialog asks for it when this page saw the attempt played; asked here when the page came later.
+    const mySeatNo = after.race?.you?.seat;
+    const rows = toReview(before.race, after.race).filter(([s]) => s === mySeatNo);
+    if (rows.length && after.race.daily) {
+      if (!before.race) app.conn.send({ t: "daily" });
+    } else {
+      const race = after.race?.race;
+      for (const [seatNo, game] of rows) {
+        fetchReview(game).then((review) => review !== undefined && update({ t: "view/review", race, seat: seatNo, review }));
+      }
+    }
+  }
+
   // --- create -------------------------------------------------------------------------------------------
-  form.elements.name.value = playerName();
+  field(form, "name").value = playerName();
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    const name = form.elements.name.value.trim();
+    const name = field(form, "name").value.trim();
     storage()?.setItem(NAME_KEY, name);
-    const codeText = form.elements.code.value.trim();
+    const codeText = field(form, "code").value.trim();
     const error = q("#race-code-error");
-    const msg = { t: "race_new", undo: form.elements.undo.checked, limit: Number(form.elements.limit.value) };
+    /** @type {Record<string, any>} */
+    const msg = { t: "race_new", undo: field(form, "undo").checked, limit: Number(field(form, "limit").value) };
     if (name) msg.name = name;
     if (codeText) {
       const r = checkCode(codeText);
@@ -182,26 +241,19 @@ export function createRaceView(app) {
       }
       msg.code = r.code;
     } else {
-      msg.rules = form.querySelector("input[name=rules]:checked").value;
+      msg.rules = /** @type {HTMLInputElement} */ (form.querySelector("input[name=rules]:checked")).value;
     }
     error.hidden = true;
-    createCount += 1;
-    msg.rid = `c${createCount}`;
-    awaitingCreate = msg.rid;
+    update({ t: "view/create" });
+    msg.rid = state.awaiting;
     app.conn.sendSoon(msg);
   });
-  // what we wait for after Create or Rematch: the `race` echoing our rid, or the race after `rematch:<id>`
-  let awaitingCreate = null;
-  let createCount = 0;
-  const answersCreate = (m) =>
-    Boolean(awaitingCreate && m.you && m.race !== raceId) &&
-    (m.rid === awaitingCreate || awaitingCreate === `rematch:${m.previous}`);
 
   // --- join by link or id ----------------------------------------------------------------------------------
-  const joinForm = q(".race-join");
+  const joinForm = /** @type {HTMLFormElement} */ (q(".race-join"));
   joinForm.addEventListener("submit", (e) => {
     e.preventDefault();
-    const input = joinForm.elements.race;
+    const input = field(joinForm, "race");
     const id = raceIdFrom(input.value);
     const error = q("#race-join-error");
     error.hidden = Boolean(id);
@@ -217,8 +269,9 @@ export function createRaceView(app) {
 
   // --- the room -----------------------------------------------------------------------------------------
   function join() {
-    if (!raceId || !app.conn.ready) return;
-    const msg = { t: "race_join", race: raceId };
+    if (!state.raceId || !app.conn.ready) return;
+    /** @type {Record<string, any>} */
+    const msg = { t: "race_join", race: state.raceId };
     const name = playerName();
     if (name) msg.name = name;
     app.conn.send(msg);
@@ -226,35 +279,28 @@ export function createRaceView(app) {
 
   // a racer in the lobby may name themselves (a guest who came by link has no name yet): race_join again
   // with the name, which the server takes as a rename of the seat
-  const rename = q(".rename");
+  const rename = /** @type {HTMLFormElement} */ (q(".rename"));
+  const renameField = field(rename, "name");
   rename.addEventListener("submit", (e) => {
     e.preventDefault();
-    const name = rename.elements.name.value.trim();
-    if (!name || !raceId) return;
+    const name = renameField.value.trim();
+    if (!name || !state.raceId) return;
     storage()?.setItem(NAME_KEY, name);
-    form.elements.name.value = name;
-    app.conn.send({ t: "race_join", race: raceId, name });
+    field(form, "name").value = name;
+    app.conn.send({ t: "race_join", race: state.raceId, name });
   });
 
-  function renderRename(lobby) {
-    rename.hidden = !lobby || !race.you;
-    const me = myProgress();
-    if (!rename.hidden && document.activeElement !== rename.elements.name) rename.elements.name.value = me?.name ?? "";
+  function renderRename(/** @type {boolean} */ lobby) {
+    rename.hidden = !lobby || !state.race.you;
+    const me = myProgress(state);
+    if (!rename.hidden && document.activeElement !== renameField) renameField.value = me?.name ?? "";
   }
 
-  function act(a, col = null, row = null) {
-    if (!raceId || !race || race.phase === "lobby" || !seat.gameId) return; // the board may still be on its way
+  function act(/** @type {string} */ a, col = null, row = null) {
+    if (!state.raceId || !state.race || state.race.phase === "lobby" || !seat.gameId) return; // the board may still be on its way
     if (!lock.allows()) return; // offline with a move already waiting: the board is locked
     seat.act(a, col, row);
     lock.paint();
-  }
-
-  /** The race has started: follow my seat (once; a reconnect opens it again by itself). */
-  function openSeat() {
-    const game = race?.you?.game;
-    if (!game || race.phase === "lobby" || seat.gameId === game) return;
-    seat.switchTo(game, "player");
-    seat.open(game, "player");
   }
 
   function leaveSeat() {
@@ -268,10 +314,11 @@ export function createRaceView(app) {
 
   /** An error about my seat (a move, or opening or resyncing it); the session sees every error. */
   function seatError(m) {
-    if (!seat.gameId || !raceId) return false;
+    if (!seat.gameId || !state.raceId) return false;
     return typeof m.ref === "number" || (["open", "resync"].includes(m.ref) && m.params?.game === seat.gameId);
   }
 
+  /** A refused move: the reason, and the tapped card shakes (feedback on the tap, no state of the view). */
   function refused(m) {
     if (!settings.interactive) return;
     toast(errorText(m.code, m.params), "refusal");
@@ -279,108 +326,81 @@ export function createRaceView(app) {
     lastTapped = null;
   }
 
+  /** @type {(() => void)[]} */
   const offs = [];
   function listen() {
     offs.push(
-      app.conn.on("race", (m) => {
-        if (answersCreate(m)) {
-          awaitingCreate = null;
-          app.navigate(`#/race/${m.race}`);
-          return;
-        }
-        if (m.race !== raceId) return;
-        race = pendingWatchers == null ? m : { ...m, watchers: m.watchers ?? pendingWatchers };
-        pendingWatchers = null;
-        openSeat();
-        render();
-      }),
-      app.conn.on("race_progress", (m) => {
-        if (m.race !== raceId || !race) return;
-        race.racers = race.racers.map((r) => (r.seat === m.racer.seat ? m.racer : r));
-        noticeFinishes();
-        renderRacers();
-        renderControls();
-      }),
-      app.conn.on("watchers", (m) => {
-        if (m.race !== raceId) return;
-        if (!race) {
-          pendingWatchers = m.n; // before the race itself: kept for it
-          return;
-        }
-        race.watchers = m.n;
-        renderHead();
-      }),
-      app.conn.on("error", (m) => {
-        if (m.ref === "race_join" && m.code === "race_started" && m.params?.race === raceId) {
-          app.redirect(`#/watch/${raceId}`); // not one of its racers: follow it as a spectator
-          return;
-        }
-        if (m.code === "race_not_found" && raceId && !race && (m.params?.race ?? raceId) === raceId) {
-          showMissingRace(m); // a dead link or a mistyped id: say so in the page, with the ways on
-          return;
-        }
-        if (!String(m.ref ?? "").startsWith("race") && !awaitingCreate) return;
-        awaitingCreate = null;
-        toast(errorText(m.code, m.params), "error");
-      }),
+      app.conn.on("race", (m) => update({ ...m, t: "race" })),
+      app.conn.on("race_progress", (m) => update({ ...m, t: "race_progress" })),
+      app.conn.on("watchers", (m) => update({ ...m, t: "watchers" })),
+      app.conn.on("error", (m) => update({ ...m, t: "error" })),
+      app.conn.on("daily", (m) => update({ ...m, t: "daily" })),
       app.conn.on("ready", () => join()),
       lock.listen(),
     );
   }
 
-  function showBoard(state, change, diff) {
-    const before = mine;
-    mine = state;
-    lock.paint();
-    board.render(state, change, diff, locale());
-    q(".score").textContent = String(state.score);
-    q(".moves").textContent = String(state.moves);
-    renderControls(); // the board may come before or after the race's own message: both re-check
-    room.dataset.v = String(state.v);
-    room.dataset.status = state.status;
-    if (change !== "snapshot") {
-      // only what changed; B reads the whole board
-      announce(describeChange(before, state, diff, locale()) ?? describeState(state, locale()));
-      hideToast("refusal"); // an explanation of an earlier refusal is stale once a move went through
-    }
-    if (state.status !== "playing" && lastDialogFor !== `${raceId}@${state.v}` && change !== "snapshot") {
-      lastDialogFor = `${raceId}@${state.v}`;
-      toast(state.status === "stuck" ? t("stuck") : statusText(state.status));
-    }
-  }
-
+  /** The page from the state: my board when it changed, the race's parts when the race did, the rest always. */
   function render() {
+    if (state.mine !== painted.mine) paintBoard();
+    const { race } = state;
+    if (state.missing) {
+      room.hidden = true; // a dead link or a mistyped id: say so in the page, with the ways on
+      showMissing(missing, state.missing);
+    }
+    if (race && (race !== painted.race || state.marks !== painted.marks)) {
+      painted.race = race;
+      painted.marks = state.marks;
+      renderHead();
+      renderRacers();
+      const host = race.host === app.player();
+      const lobby = race.phase === "lobby";
+      q(".lobby-actions").hidden = !lobby;
+      q(".start").hidden = !host;
+      q(".waiting").hidden = host;
+      rankedNotice(q(".lobby-actions .ranked-slot"), { ranked: race.ranked && lobby });
+      renderRename(lobby);
+      renderResults();
+    }
+    if (!race && !state.mine) return; // nothing to show yet (or no such race)
+    renderControls(); // the board may come before or after the race's own message: both re-check
     if (!race) return;
-    noticeFinishes();
-    renderHead();
-    renderRacers();
-    const host = race.host === app.player();
-    const lobby = race.phase === "lobby";
-    q(".lobby-actions").hidden = !lobby;
-    q(".start").hidden = !host;
-    q(".waiting").hidden = host;
-    rankedNotice(q(".lobby-actions .ranked-slot"), { ranked: race.ranked && lobby });
-    renderRename(lobby);
-    renderControls();
     tickCountdown();
-    clearInterval(timer);
-    if (race.phase === "countdown" || race.phase === "running") timer = setInterval(tickCountdown, 200);
-    renderResults();
+    const ticking = race.phase === "countdown" || race.phase === "running";
+    if (ticking && timer === null) timer = setInterval(tickCountdown, 200);
+    if (!ticking) stopTimer();
   }
 
-  /** The board, HUD, Undo and Resign from what is known now: called after every `race` and every board
-   * update, since the race message and the snapshot of the racer's seat may arrive in either order. */
+  function stopTimer() {
+    clearInterval(timer);
+    timer = null;
+  }
+
+  function paintBoard() {
+    const { mine, mineChange } = state;
+    painted.mine = mine;
+    lock.paint();
+    if (!mine) return;
+    board.render(mine, mineChange?.change ?? "snapshot", mineChange?.diff ?? null, locale());
+    q(".score").textContent = String(mine.score);
+    q(".moves").textContent = String(mine.moves);
+    room.dataset.v = String(mine.v);
+    room.dataset.status = mine.status;
+  }
+
+  /** The board, HUD, Undo and Resign from what is known now. */
   function renderControls() {
+    const { race, mine } = state;
     const me = race?.you;
     const lobby = !race || race.phase === "lobby";
-    const playing = stillPlaying();
+    const playing = stillPlaying(state);
     // my game over while the others play: no big empty tableau between me and their progress
     const waiting = Boolean(mine) && !playing && race?.phase !== "finished";
     q(".board-slot").hidden = Boolean(race) && (lobby || !me || waiting);
     q(".race-hud").hidden = lobby || !me || !mine;
     q(".resign").hidden = !me || !mine || !playing;
     q(".undo").hidden = !playing; // nothing left to undo once my game is over
-    q(".undo").disabled = !mine?.can_undo || !(race?.options?.undo ?? true) || !playing;
+    /** @type {HTMLButtonElement} */ (q(".undo")).disabled = !mine?.can_undo || !(race?.options?.undo ?? true) || !playing;
     renderClock();
     renderMyEnd();
     renderIdle();
@@ -389,11 +409,11 @@ export function createRaceView(app) {
   /** A racer still playing whom the server will take out for not moving: a warning with the time left, in
    * the last minute; once taken out, a line that says why. */
   function renderIdle() {
-    const me = myProgress();
+    const me = myProgress(state);
     q(".idle-out").hidden = me?.status !== "abandoned";
     const warn = q(".idle-warn");
     const left = me?.out_at == null ? null : me.out_at - app.conn.serverNow();
-    const show = left != null && left <= IDLE_WARN_MS && stillPlaying();
+    const show = left != null && left <= IDLE_WARN_MS && stillPlaying(state);
     warn.hidden = !show;
     if (!show) return;
     const text = t("ui.idle_warning", { time: clock(Math.ceil(Math.max(0, left) / 1000) * 1000) });
@@ -404,7 +424,8 @@ export function createRaceView(app) {
    * progress stays live beside it) until the results table comes. */
   function renderMyEnd() {
     const box = q(".my-end");
-    const me = myProgress() ?? mine; // a resignation changes my progress, not my board
+    const { race } = state;
+    const me = myProgress(state) ?? state.mine; // a resignation changes my progress, not my board
     const done = Boolean(race?.you && me && me.status !== "playing");
     box.hidden = !done || race.phase === "finished";
     if (box.hidden) return;
@@ -412,15 +433,11 @@ export function createRaceView(app) {
     q(".my-end-line").textContent = bits.join(" · ");
   }
 
-  /** No such race (never was, or expired): the message in place of the empty room. */
-  function showMissingRace(m) {
-    room.hidden = true;
-    showMissing(missing, m);
-  }
-
   /** Nothing of the previous race stays on screen while the next one loads. */
   function clearRoom() {
-    clearInterval(timer);
+    stopTimer();
+    painted.race = null;
+    painted.mine = null;
     q(".results").hidden = true;
     q(".my-end").hidden = true;
     q(".idle-warn").hidden = true;
@@ -439,6 +456,7 @@ export function createRaceView(app) {
   }
 
   function renderHead() {
+    const { race } = state;
     app.highlight(race.daily ? "daily" : "race");
     app.retitle(race.daily ? "ui.daily_title" : "ui.nav_race");
     const kind = race.daily ? t("ui.daily_title") : t("ui.race");
@@ -456,6 +474,7 @@ export function createRaceView(app) {
   }
 
   function renderRacers() {
+    const { race } = state;
     const list = q(".racers");
     list.replaceChildren();
     for (const r of race.racers ?? []) {
@@ -478,38 +497,30 @@ export function createRaceView(app) {
     }
   }
 
-  function racerSub(r) {
-    if (race.phase === "lobby") return "";
-    return progressLine(race, r, app.conn.serverNow());
+  function racerSub(/** @type {Racer} */ r) {
+    if (state.race.phase === "lobby") return "";
+    return progressLine(state.race, r, app.conn.serverNow());
   }
 
   /** The times of the racers still playing run between their moves. */
   function tickRacers() {
-    for (const r of race.racers ?? []) {
+    for (const r of state.race.racers ?? []) {
       const sub = q(`.racer[data-seat="${r.seat}"] .racer-sub`);
       const text = racerSub(r);
       if (sub && sub.textContent !== text) sub.textContent = text;
     }
   }
 
-  const phaseNow = () => phaseAt(race, app.conn.serverNow());
-  const myProgress = () => race?.racers?.find((r) => race.you && r.seat === race.you.seat) ?? null;
-
-  /** An opponent who was playing is done: a notice (my own end has its own; none for finishes missed). */
-  function noticeFinishes() {
-    const mySeat = race.racers.find((r) => r.player === app.player())?.seat ?? null;
-    for (const r of finishes(race.racers, mySeat)) toast(finishedText(r));
-  }
-
   function tickCountdown() {
     const box = q(".countdown");
+    const { race } = state;
     if (!race) return;
     const now = app.conn.serverNow();
-    const phase = phaseNow();
-    if (shownPhase === "countdown" && phase === "running") showGo(room); // "Go!" as the countdown ends
-    shownPhase = phase;
+    const phase = phaseAt(race, now);
+    if (painted.phase === "countdown" && phase === "running") showGo(room); // "Go!" as the countdown ends
+    painted.phase = phase;
     room.dataset.phase = phase;
-    if (phaseNow() === "countdown") {
+    if (phase === "countdown") {
       const n = Math.max(1, Math.ceil((race.starts_at - now) / 1000));
       box.hidden = false;
       const text = t("ui.starting_in", { n });
@@ -522,28 +533,22 @@ export function createRaceView(app) {
     tickRacers();
   }
 
-  /** My game goes on: my board and my progress both say playing (a resignation or a forfeit changes my
-   * progress first), and the race is not over. */
-  function stillPlaying() {
-    const status = myProgress()?.status ?? "playing";
-    return mine?.status === "playing" && status === "playing" && race?.phase !== "finished";
-  }
-
   /** The HUD's time: running while I play, else my final time from my progress (as the results show it). */
   function renderClock() {
+    const { race, mine } = state;
     if (!race?.starts_at || !mine) return;
-    let elapsed = stillPlaying() ? Math.max(0, app.conn.serverNow() - race.starts_at) : myProgress()?.elapsed;
+    let elapsed = stillPlaying(state) ? Math.max(0, app.conn.serverNow() - race.starts_at) : myProgress(state)?.elapsed;
     if (elapsed != null && race.deadline) elapsed = Math.min(elapsed, race.deadline - race.starts_at);
     q(".elapsed").textContent = clock(elapsed);
   }
 
   function renderResults() {
-    paintResults(results, race, race.you?.seat ?? null);
+    const { race } = state;
+    paintResults(results, race, race.you?.seat ?? null, state.marks);
     if (race.phase !== "finished") return;
-    clearInterval(timer);
     q(".rematch").hidden = !race.you || Boolean(race.daily);
     q(".rematch").textContent = race.rematch ? t("ui.join_rematch") : t("ui.rematch");
-    q(".watch-replay").href = `#/watch/${race.race}`;
+    /** @type {HTMLAnchorElement} */ (q(".watch-replay")).href = `#/watch/${race.race}`;
     rankedNotice(resultNotice, { ranked: race.ranked });
   }
 
@@ -552,24 +557,25 @@ export function createRaceView(app) {
   q(".missing-join").addEventListener("click", () => (focusOnMount = "#race-join-id"));
 
   q(".copy-link").addEventListener("click", async () => {
+    const { race } = state;
     if (race && (await copyText(raceLink(race.race)))) toast(t("ui.copied"));
   });
-  q(".start").addEventListener("click", () => app.conn.sendSoon({ t: "race_start", race: raceId }));
+  q(".start").addEventListener("click", () => app.conn.sendSoon({ t: "race_start", race: state.raceId }));
   q(".leave").addEventListener("click", () => {
-    app.conn.send({ t: "race_leave", race: raceId });
+    app.conn.send({ t: "race_leave", race: state.raceId });
     app.navigate("#/race");
   });
   q(".undo").addEventListener("click", () => act("undo"));
   q(".resign").addEventListener("click", async () => {
-    const id = raceId;
+    const id = state.raceId;
     if (!(await confirmDialog("ui.resign_confirm", "ui.resign"))) return;
-    if (id === raceId && race?.phase !== "finished") app.conn.sendSoon({ t: "race_resign", race: id });
+    if (id === state.raceId && state.race?.phase !== "finished") app.conn.sendSoon({ t: "race_resign", race: id });
   });
   q(".rematch").addEventListener("click", () => {
-    if (race?.rematch) app.navigate(`#/race/${race.rematch}`);
+    if (state.race?.rematch) app.navigate(`#/race/${state.race.rematch}`);
     else {
-      awaitingCreate = `rematch:${raceId}`;
-      app.conn.sendSoon({ t: "race_rematch", race: raceId });
+      update({ t: "view/rematch" });
+      app.conn.sendSoon({ t: "race_rematch", race: state.raceId });
     }
   });
 
@@ -580,7 +586,7 @@ export function createRaceView(app) {
     },
     draw: () => act("draw"),
     undo: () => act("undo"),
-    read: () => mine && announce(describeState(mine, locale())),
+    read: () => state.mine && announce(describeState(state.mine, locale())),
   });
 
   return {
@@ -591,34 +597,32 @@ export function createRaceView(app) {
       listen();
       document.addEventListener("keydown", onKey);
       const next = params?.id ?? null;
+      const { raceId } = state;
       if (raceId && raceId !== next) app.conn.send({ t: "unwatch", race: raceId }); // stop following it
       if (raceId !== next) leaveSeat();
-      raceId = next;
-      race = null;
-      mine = null;
-      pendingWatchers = null;
-      lastDialogFor = null;
+      state = reduce(state, { t: "view/mount", race: next });
       clearRoom();
-      form.hidden = Boolean(raceId);
-      joinForm.hidden = Boolean(raceId);
+      form.hidden = Boolean(next);
+      joinForm.hidden = Boolean(next);
       q("#race-join-error").hidden = true;
-      room.hidden = !raceId;
-      if (raceId) join();
+      room.hidden = !next;
+      if (next) join();
       else if (focusOnMount) q(focusOnMount).focus();
       focusOnMount = null;
     },
     unmount() {
       dismissConfirm(); // "Resign?" must not outlive the race view (Back while it is open)
-      if (raceId) app.conn.send({ t: "unwatch", race: raceId }); // a connection follows at most 16 races
+      if (state.raceId) app.conn.send({ t: "unwatch", race: state.raceId }); // a connection follows at most 16 races
       leaveSeat();
       for (const off of offs.splice(0)) off();
       document.removeEventListener("keydown", onKey);
-      clearInterval(timer);
+      stopTimer();
     },
     relabel() {
       translate(root);
-      if (race) render();
-      if (mine) board.relabel(locale());
+      painted.race = null; // every text again, in the new language
+      if (state.race) render();
+      if (state.mine) board.relabel(locale());
     },
   };
 }

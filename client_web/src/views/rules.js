@@ -1,5 +1,8 @@
+// @ts-check
 // The rules page in the page's language: HTML rendered at build time from docs/rules-<locale>.md, after the
 // example deal drawn as cards (with "Play this deal" and the walkthrough), and the playable-cards aid.
+// No reducer: no server message reaches this view (its only input is the page's language and one HTTP fetch
+// of the rendered rules), so there is no state to reduce, only the page to paint.
 import { Board } from "../board.js";
 import { EXAMPLE, exampleState } from "../example.js";
 import { locale, t } from "../i18n.js";
@@ -10,6 +13,7 @@ import { el, translate } from "../ui.js";
 /** The rules' section (0-based, counting h2 headings) that walks through the example deal. */
 const EXAMPLE_SECTION = 2;
 
+/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
 export function createRulesView(app) {
   const root = el(`
     <section class="view rules-view" aria-labelledby="rules-title">
@@ -35,7 +39,7 @@ export function createRulesView(app) {
   example.el.setAttribute("aria-labelledby", "example-title");
   root.querySelector(".example-table").append(example.el);
   const [first, second] = EXAMPLE.line.filter((m) => m.a === "tap");
-  const aidBox = root.querySelector("input[name=aid]");
+  const aidBox = /** @type {HTMLInputElement} */ (root.querySelector("input[name=aid]"));
   aidBox.addEventListener("change", () => (aid.on = aidBox.checked));
   root.querySelector(".play-example").addEventListener("click", () => app.playDeal(EXAMPLE.code));
   root.querySelector(".replay-walk").addEventListener("click", () => openWalkthrough(app));
@@ -44,7 +48,7 @@ export function createRulesView(app) {
     example.render(exampleState(0), "snapshot", null, locale());
     // the example's two removals, marked on the table
     for (const [n, move] of [first, second].entries()) {
-      const card = example.columns[move.col - 1].lastElementChild;
+      const card = /** @type {HTMLElement} */ (example.columns[move.col - 1].lastElementChild);
       card.dataset.step = String(n + 1);
     }
     const caption = root.querySelector(".example-caption");

@@ -1,13 +1,17 @@
+// @ts-check
 // Stats: your finished games as the server saw them end (GET /api/players/me/stats with your token):
 // played, won, win rate, streaks, the best score and time per mode, and a chart of recent scores.
+// Its state and the changes per message are stats_state.js; here: the load, and `render` paints the state.
 import { num, t } from "../i18n.js";
 import { clock } from "../format.js";
 import { el, translate } from "../ui.js";
+import { initial, reduce } from "./stats_state.js";
 
 const MODES = ["solo", "race", "daily"];
 const MAX_SCORE = 350;
 const CHART = { w: 600, h: 180, pad: 4 };
 
+/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
 export function createStatsView(app) {
   const root = el(`
     <section class="view stats-view" aria-labelledby="stats-title">
@@ -26,10 +30,18 @@ export function createStatsView(app) {
         </div>
       </div>
     </section>`);
-  const q = (s) => root.querySelector(s);
-  let data = null;
-  let loads = 0;
+  const q = (s) => /** @type {HTMLElement} */ (root.querySelector(s));
+  let view = initial();
   const offs = [];
+
+  /** @param {import("./stats_state.js").Msg} msg */
+  function update(msg) {
+    const before = view;
+    view = reduce(view, msg);
+    if (view === before) return;
+    if (view.loads !== before.loads) load(view.loads);
+    if (view.loaded !== before.loaded) render(view);
+  }
 
   function percent(rate) {
     return rate == null ? "—" : `${num(Math.round(rate * 100))}%`;
@@ -68,7 +80,13 @@ export function createStatsView(app) {
     fig.append(svg);
   }
 
-  function paint() {
+  /** @param {import("./stats_state.js").StatsState} s */
+  function render(s) {
+    const error = q(".stats-error");
+    error.hidden = !s.failed;
+    error.textContent = s.failed ? t("ui.offline") : "";
+    if (s.loaded) root.dataset.loaded = String(s.loaded);
+    const data = s.data;
     if (!data) return;
     const empty = data.played === 0;
     q(".stats-empty").hidden = !empty;
@@ -98,8 +116,8 @@ export function createStatsView(app) {
     chart(data.recent ?? []);
   }
 
-  async function load() {
-    const n = ++loads;
+  /** @param {number} n the load's number (stats_state.js drops an older one's answer) */
+  async function load(n) {
     const token = app.conn.token;
     if (!token) return; // asked again once the connection says who we are
     let body = null;
@@ -109,12 +127,7 @@ export function createStatsView(app) {
     } catch {
       body = null;
     }
-    if (n !== loads) return;
-    q(".stats-error").hidden = Boolean(body);
-    q(".stats-error").textContent = body ? "" : t("ui.offline");
-    if (body) data = body;
-    paint();
-    root.dataset.loaded = String(n);
+    update({ t: "loaded", n, body });
   }
 
   return {
@@ -122,16 +135,16 @@ export function createStatsView(app) {
     title: "ui.stats.title",
     mount() {
       translate(root);
-      offs.push(app.conn.on("ready", () => load()));
-      load();
+      offs.push(app.conn.on("ready", () => update({ t: "ready" })));
+      update({ t: "asked" });
     },
     unmount() {
       for (const off of offs.splice(0)) off();
-      loads += 1;
+      update({ t: "leave" });
     },
     relabel() {
       translate(root);
-      paint();
+      render(view);
     },
   };
 }

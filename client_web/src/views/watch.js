@@ -1,7 +1,8 @@
+// @ts-check
 // Watch: every racer's board live, the watcher count, and the replay once the race is over.
 // An id that is not a race is a single game, watched with `open` as a watcher.
+// The view's state and its changes are watch_state.js; this module only wires them to the page.
 import { Board } from "../board.js";
-import { applyDiff } from "../gamestate.js";
 import { errorText, locale, t } from "../i18n.js";
 import { racerName } from "../names.js";
 import { createMissing, showMissing } from "../missing.js";
@@ -9,25 +10,22 @@ import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
 import { el, toast, translate } from "../ui.js";
 import { TABLEAU, progressLine } from "../format.js";
-import { phaseAt } from "./race.js";
+import { phaseAt } from "./race_state.js";
 import { finishedText, showGo } from "../notices.js";
+import { finishedBetween, initial, reduce, replayGames } from "./watch_state.js";
+
+/**
+ * @typedef {import("./watch_state.js").WatchState} WatchState
+ * @typedef {import("./watch_state.js").Msg} Msg
+ * @typedef {import("./watch_state.js").Shown} Shown
+ * @typedef {import("./race_state.js").Racer} Racer
+ * @typedef {import("./app.js").App} App
+ */
 
 const REPLAY_STEP_MS = 260; // one move per seat at 1×
 const SPEEDS = [0.5, 1, 2, 4];
 
-/** A watcher's board as the shown state, or null before the deal (a racer in the lobby has no cards yet). */
-function boardState(b) {
-  if (!b.columns) return null;
-  return {
-    columns: b.columns,
-    discard: b.discard ?? null,
-    stock_count: b.stock ?? 0,
-    score: b.score ?? 0,
-    moves: b.moves ?? 0,
-    status: b.status ?? "playing",
-  };
-}
-
+/** @param {App} app @returns {import("./app.js").View} */
 export function createWatchView(app) {
   const root = el(`
     <section class="view watch-view">
@@ -48,87 +46,139 @@ export function createWatchView(app) {
       </div>
       <div class="seats"></div>
     </section>`);
-  const q = (s) => root.querySelector(s);
+  const q = (s) => /** @type {HTMLElement} */ (root.querySelector(s));
   const results = createResults();
-  const rematch = el(`<a class="btn primary watch-rematch" data-t="ui.watch_rematch" hidden></a>`);
+  const rematch = /** @type {HTMLAnchorElement} */ (el(`<a class="btn primary watch-rematch" data-t="ui.watch_rematch" hidden></a>`));
   results.querySelector(".dlg-actions").append(rematch);
   q(".race-head").after(results);
   const missing = createMissing(); // an id that is neither a race nor a game
   root.prepend(missing);
-  let id = null;
-  let race = null;
-  let seats = new Map(); // seat -> {board, el, state, progress}
+  /** @type {WatchState} */
+  let state = initial();
+  /**
+   * The seats on the page (DOM only), each with the board state it last painted.
+   * @type {Map<number, {box: HTMLElement, board: Board, painted: Shown | null}>}
+   */
+  let boxes = new Map();
+  let builtFor = 0; // the race_watch the seats' boxes were built for
+  /** @type {WatchState["race"]} */
+  let headFor = null; // the race the header last painted
+  /** @type {WatchState["marks"] | null} */
+  let marksFor = null; // and the results' marks
+  /** @type {GameSession | null} */
   let single = null;
+  /** @type {ReturnType<typeof setInterval> | null} */
   let replayTimer = null;
+  let timerSpeed = 1;
   let shownPhase = null; // the phase the header last showed: "Go!" when a countdown turns into the race
-  const statuses = new Map(); // seat -> last status seen, for the notice when a racer finishes
+  /** @type {ReturnType<typeof setTimeout> | null} */
   let startTimer = null; // the header turns from "Starting" to "Running" at starts_at
+  /** @type {ReturnType<typeof setInterval> | null} */
   let clockTimer = null; // the seats' times run while the race does
+  /** @type {(() => void)[]} */
   const offs = [];
+  const bar = q(".replay-bar");
+  const scrub = /** @type {HTMLInputElement} */ (q(".r-scrub"));
 
-  function seatView(seat) {
-    if (seats.has(seat)) return seats.get(seat);
+  /** Every message goes through here: the new state, what it asks for, then the page. */
+  function update(/** @type {Msg} */ msg) {
+    const before = state;
+    state = reduce(state, msg);
+    if (state === before) return;
+    follow(before, state);
+    render();
+  }
+
+  /** What a change of state asks for beyond the page: watch again, open the game, go to one's own race, tell. */
+  function follow(/** @type {WatchState} */ before, /** @type {WatchState} */ after) {
+    if (after.rewatches !== before.rewatches) start(); // the deal: a fresh race_watch has the boards
+    if (after.games !== before.games) watchGame();
+    if (after.own && after.own !== before.own) app.redirect(`#/race/${after.own}`);
+    if (after.error && after.error !== before.error) toast(errorText(after.error.code, after.error.params), "error");
+    for (const r of finishedBetween(before, after)) toast(finishedText(r));
+    syncReplayTimer();
+  }
+
+  function seatBox(/** @type {number} */ seat) {
+    const known = boxes.get(seat);
+    if (known) return known;
     const box = el(`<article class="seat panel"><header><b class="seat-name"></b><span class="seat-score" dir="ltr"></span></header><p class="seat-sub"></p></article>`);
     const board = new Board({ interactive: false, compact: true });
     board.el.hidden = true; // until the deal
     box.append(board.el);
     box.dataset.seat = String(seat);
     // in seat order: a racer who joins the lobby later may take a seat another left
-    const after = [...seats.entries()].filter(([s]) => s > seat).sort(([a], [b]) => a - b)[0];
+    const after = [...boxes.entries()].filter(([s]) => s > seat).sort(([a], [b]) => a - b)[0];
     q(".seats").insertBefore(box, after ? after[1].box : null);
-    const view = { box, board, progress: null, state: null };
-    seats.set(seat, view);
+    const view = { box, board, painted: null };
+    boxes.set(seat, view);
     return view;
   }
 
-  /** The seats are the race's racers: a racer who joins the lobby gets one, one who leaves it loses theirs. */
-  function syncSeats(racers) {
-    const present = new Set(racers.map((r) => r.seat));
-    for (const [seat, view] of [...seats]) {
-      if (present.has(seat)) continue;
+  /** The page from the state: the header, each seat (its board only when it changed), the replay's bar. */
+  function render() {
+    if (state.mode === "missing") {
+      // not a race, and not a game either: the page says so instead of an empty "Watching the race"
+      q(".race-head").hidden = true;
+      showMissing(missing, { code: "race_not_found", params: {} });
+    }
+    if (state.watches !== builtFor) {
+      builtFor = state.watches; // a fresh race_watch: every seat again
+      q(".seats").replaceChildren();
+      boxes = new Map();
+    }
+    renderSeats();
+    if (state.race !== headFor || state.marks !== marksFor) renderHead(); // (its timer paints it again when the countdown ends)
+    if (state.replay) paintBar();
+  }
+
+  function renderSeats() {
+    const runs = new Map((state.replay?.runs ?? []).map((run) => [run.seat, run]));
+    const wanted = new Set([...state.seats.map((s) => s.seat), ...runs.keys()]);
+    for (const [seat, view] of [...boxes]) {
+      if (wanted.has(seat)) continue;
       view.box.remove();
-      seats.delete(seat);
+      boxes.delete(seat);
     }
-    for (const r of racers) paintSeat(r.seat, r, null, null);
-  }
-
-  /** A racer who was playing is done: say so (not for what was over before this page came). */
-  function noticeFinish(seat, progress) {
-    const before = statuses.get(seat);
-    statuses.set(seat, progress.status);
-    if (before === "playing" && progress.status && progress.status !== "playing" && race?.phase !== "lobby") {
-      toast(finishedText({ ...progress, seat }));
-    }
-  }
-
-  function paintSeat(seat, progress, state, diff) {
-    if (progress?.status) noticeFinish(seat, progress);
-    const view = seatView(seat);
-    view.progress = progress;
-    if (state) {
-      view.state = state;
+    for (const s of state.seats) paintSeat(s.seat, s.progress);
+    for (const seat of wanted) {
+      const view = seatBox(seat);
+      const run = runs.get(seat);
+      const s = state.seats.find((x) => x.seat === seat);
+      const shown = run ? run.state : (s?.board ?? null);
+      if (!shown || shown === view.painted) continue;
+      view.painted = shown;
       view.board.el.hidden = false;
-      view.board.render(state, diff ? diff.a ?? "tap" : "snapshot", diff, locale());
+      if (run) view.board.render(shown, run.change, run.diff, locale());
+      else view.board.render(shown, s.diff ? (s.diff.a ?? "tap") : "snapshot", s.diff, locale());
+      if (state.mode === "game") view.board.el.dataset.v = String(shown.v);
     }
-    const lobby = race?.phase === "lobby";
-    view.box.dataset.status = lobby ? "ready" : progress.status;
-    view.box.querySelector(".seat-name").textContent = racerName({ ...progress, seat });
-    view.box.querySelector(".seat-score").textContent = lobby ? "" : String(progress.score ?? 0);
-    view.box.querySelector(".seat-sub").textContent = seatSub(progress);
   }
 
-  function seatSub(progress) {
-    if (race?.phase === "lobby") return t("ui.ready");
-    return progressLine(race, progress, app.conn.serverNow()); // a single game (no race): its time as sent
+  function paintSeat(/** @type {number} */ seat, /** @type {Racer} */ progress) {
+    const view = seatBox(seat);
+    const lobby = state.race?.phase === "lobby";
+    view.box.dataset.status = lobby ? "ready" : progress.status;
+    setText(view.box.querySelector(".seat-name"), racerName({ ...progress, seat }));
+    setText(view.box.querySelector(".seat-score"), lobby ? "" : String(progress.score ?? 0));
+    setText(view.box.querySelector(".seat-sub"), seatSub(progress));
+  }
+
+  /** A text changed only when it differs (every seat is painted on every message). */
+  function setText(/** @type {Element} */ node, /** @type {string} */ text) {
+    if (node.textContent !== text) node.textContent = text;
+  }
+
+  function seatSub(/** @type {Racer} */ progress) {
+    if (state.race?.phase === "lobby") return t("ui.ready");
+    return progressLine(state.race, progress, app.conn.serverNow()); // a single game (no race): its time as sent
   }
 
   /** Every second of a running race: the times of the racers still playing run between their moves. */
   function tickSeats() {
-    for (const view of seats.values()) {
-      if (!view.progress) continue;
-      const sub = view.box.querySelector(".seat-sub");
-      const text = seatSub(view.progress);
-      if (sub.textContent !== text) sub.textContent = text;
+    for (const s of state.seats) {
+      const sub = boxes.get(s.seat)?.box.querySelector(".seat-sub");
+      if (sub) setText(sub, seatSub(s.progress));
     }
   }
 
@@ -138,7 +188,10 @@ export function createWatchView(app) {
   }
 
   function renderHead() {
-    if (!race) return;
+    const race = /** @type {import("./race_state.js").Race & {boards?: any[]}} */ (state.race);
+    if (!race?.boards) return; // race_watch is still to come (or this is a single game)
+    headFor = race;
+    marksFor = state.marks;
     const phase = phaseAt(race, app.conn.serverNow());
     if (shownPhase === "countdown" && phase === "running") showGo(root);
     shownPhase = phase;
@@ -153,7 +206,7 @@ export function createWatchView(app) {
     q(".race-meta").textContent = bits.join(" · ");
     q(".watch-n").textContent = String(race.watchers ?? 0);
     q(".replay").hidden = race.phase !== "finished";
-    paintResults(results, race);
+    paintResults(results, race, null, state.marks);
     rematch.hidden = !race.rematch; // the racers' next race: a spectator follows it too
     if (race.rematch) rematch.href = `#/watch/${race.rematch}`;
     root.dataset.phase = phase;
@@ -161,179 +214,81 @@ export function createWatchView(app) {
 
   function listen() {
     offs.push(
-      app.conn.on("race_watch", (m) => {
-        if (m.race !== id) return;
-        race = { ...m, watchers: Math.max(m.watchers ?? 0, race?.watchers ?? 0) };
-        q(".seats").replaceChildren();
-        seats = new Map();
-        for (const b of m.boards ?? []) paintSeat(b.seat, b, boardState(b), null);
-        renderHead();
-      }),
-      app.conn.on("race_board", (m) => {
-        if (m.race !== id) return;
-        paintSeat(m.board.seat, m.board, boardState(m.board), m.diff ?? null);
-      }),
-      app.conn.on("race_progress", (m) => {
-        if (m.race !== id) return;
-        paintSeat(m.racer.seat, m.racer, null, null);
-      }),
-      app.conn.on("race", (m) => {
-        if (m.race !== id) return;
-        const was = race?.phase;
-        race = { ...race, ...m };
-        if (!race.boards) return; // race_watch (with the boards) is still to come
-        syncSeats(m.racers ?? []);
-        renderHead();
-        // the deal: a `race` message carries no boards, a fresh race_watch does (watching again is harmless)
-        if (was === "lobby" && m.phase !== "lobby") start();
-      }),
-      app.conn.on("watchers", (m) => {
-        if (m.race !== id) return;
-        race = { ...(race ?? {}), watchers: m.n }; // may come before race_watch: kept for it
-        if (!race.race) return;
-        renderHead();
-      }),
-      app.conn.on("error", (m) => {
-        if (m.ref !== "watch") return;
-        if (m.code === "race_not_found") return watchGame();
-        if (m.code === "own_race") return app.redirect(`#/race/${m.params?.race ?? id}`); // your own seat
-        toast(errorText(m.code, m.params), "error");
-      }),
+      app.conn.on("race_watch", (m) => update({ ...m, t: "race_watch" })),
+      app.conn.on("race_board", (m) => update({ ...m, t: "race_board" })),
+      app.conn.on("race_progress", (m) => update({ ...m, t: "race_progress" })),
+      app.conn.on("race", (m) => update({ ...m, t: "race" })),
+      app.conn.on("watchers", (m) => update({ ...m, t: "watchers" })),
+      app.conn.on("error", (m) => update({ ...m, t: "error" })),
       app.conn.on("ready", () => start()),
     );
   }
 
   function start() {
-    if (id && app.conn.ready) app.conn.send({ t: "watch", race: id });
+    if (state.id && app.conn.ready) app.conn.send({ t: "watch", race: state.id });
   }
 
   function watchGame() {
     single?.dispose();
     single = new GameSession(app.conn, {
-      onError: (m) => {
-        // not a race, and not a game either: the page says so instead of an empty "Watching the race"
-        if (m.ref !== "open") return;
-        q(".race-head").hidden = true;
-        showMissing(missing, { code: "race_not_found", params: {} });
-      },
-      onChange: (state, change, diff) => {
-        const view = seatView(1);
-        paintSeat(1, { name: state.code ?? "", score: state.score, status: state.status, removed: TABLEAU - state.columns.flat().length }, state, diff);
-        view.board.el.dataset.v = String(state.v);
+      onError: (m) => m.ref === "open" && update({ t: "view/game_missing" }),
+      onChange: (shown, _change, diff) => {
+        const removed = TABLEAU - shown.columns.flat().length;
+        const progress = { seat: 1, name: shown.code ?? "", score: shown.score, status: shown.status, removed };
+        update({ t: "view/game", progress, state: shown, diff });
       },
     });
-    single.open(id, "watcher");
+    single.open(state.id, "watcher");
   }
 
   // --- the replay: every seat's record from /api/games, moved together one move at a time ----------------
-  let runs = [];
-  let pos = 0; // moves shown per seat
-  let total = 0; // the longest seat's moves
-  let speed = 1;
-  const bar = q(".replay-bar");
-  const scrub = q(".r-scrub");
-
-  /** A run's state after its first `n` steps (from the deal: scrubbing back replays from the start). */
-  function stateAt(run, n) {
-    let state = run.start;
-    for (let i = 0; i < Math.min(n, run.steps.length); i++) {
-      state = applyDiff(state, { ...run.steps[i], game: state.game, v: i + 1, from: i }).state;
-    }
-    return state;
-  }
-
-  function showAt(n, animate) {
-    const next = Math.max(0, Math.min(total, n));
-    for (const run of runs) {
-      const step = run.steps[next - 1];
-      if (animate && next === pos + 1 && step) {
-        const diff = { ...step, game: run.state.game, v: next, from: next - 1 };
-        run.state = applyDiff(run.state, diff).state;
-        run.view.board.render(run.state, step.a, diff, locale());
-      } else if (next !== pos || !animate) {
-        run.state = stateAt(run, next);
-        run.view.board.render(run.state, "snapshot", null, locale());
-      }
-    }
-    pos = next;
-    paintBar();
-    if (pos >= total) pause();
-  }
-
   function paintBar() {
+    const { pos, total, playing } = state.replay;
+    bar.hidden = state.replay.runs.length === 0;
     scrub.max = String(total);
     scrub.value = String(pos);
     const position = t("ui.live.position", { n: pos, total });
     q(".r-pos").textContent = position;
     scrub.setAttribute("aria-valuetext", position);
-    const playing = replayTimer !== null;
     const toggle = q(".r-toggle");
     toggle.setAttribute("aria-label", t(playing ? "ui.live.pause" : "ui.live.play"));
     toggle.dataset.playing = playing ? "1" : "";
-    q(".r-back").disabled = pos === 0;
-    q(".r-forward").disabled = pos >= total;
+    /** @type {HTMLButtonElement} */ (q(".r-back")).disabled = pos === 0;
+    /** @type {HTMLButtonElement} */ (q(".r-forward")).disabled = pos >= total;
     root.dataset.replay = pos >= total ? "done" : playing ? "running" : "paused";
     root.dataset.replayPos = String(pos);
   }
 
-  function play() {
-    if (pos >= total) showAt(0, false);
-    clearInterval(replayTimer);
-    replayTimer = setInterval(() => showAt(pos + 1, true), REPLAY_STEP_MS / speed);
-    paintBar();
-  }
-
-  function pause() {
+  /** The replay's timer runs while the state says playing, at its speed. */
+  function syncReplayTimer() {
+    const playing = Boolean(state.replay?.playing);
+    if (playing && replayTimer !== null && timerSpeed === state.speed) return;
     clearInterval(replayTimer);
     replayTimer = null;
-    paintBar();
+    if (!playing) return;
+    timerSpeed = state.speed;
+    replayTimer = setInterval(() => update({ t: "replay/tick" }), REPLAY_STEP_MS / state.speed);
   }
 
   async function replay() {
-    pause();
-    const games = (race.results ?? race.racers ?? []).map((r) => [r.seat, r.game]).filter(([, g]) => g);
+    update({ t: "replay/pause" });
+    const id = state.id;
     const records = await Promise.all(
-      games.map(([seat, game]) =>
+      replayGames(state.race).map(([seat, game]) =>
         fetch(`/api/games/${game}`)
           .then((r) => (r.ok ? r.json() : null))
-          .then((rec) => [seat, rec])
-          .catch(() => [seat, null]),
+          .then((rec) => /** @type {[number, any]} */ ([seat, rec]))
+          .catch(() => /** @type {[number, any]} */ ([seat, null])),
       ),
     );
-    runs = [];
-    for (const [seat, rec] of records) {
-      if (!rec) continue;
-      const start = {
-        game: rec.game, v: 0, columns: rec.deal.columns, discard: rec.deal.discard, stock_count: rec.deal.stock.length,
-        score: 0, moves: 0, undos: 0, status: "playing",
-      };
-      const view = seatView(seat);
-      view.board.el.hidden = false;
-      runs.push({ seat, start, state: start, steps: rec.steps ?? [], view });
-    }
-    total = Math.max(0, ...runs.map((r) => r.steps.length));
-    pos = 0;
-    bar.hidden = runs.length === 0;
-    showAt(0, false);
-    play();
+    if (state.id === id) update({ t: "replay/loaded", records });
   }
-  q(".r-toggle").addEventListener("click", () => (replayTimer === null ? play() : pause()));
-  q(".r-back").addEventListener("click", () => {
-    pause();
-    showAt(pos - 1, false);
-  });
-  q(".r-forward").addEventListener("click", () => {
-    pause();
-    showAt(pos + 1, true);
-  });
-  scrub.addEventListener("input", () => {
-    const to = Number(scrub.value); // before pause() paints the bar at the old position
-    pause();
-    showAt(to, false);
-  });
+  q(".r-toggle").addEventListener("click", () => update({ t: state.replay?.playing ? "replay/pause" : "replay/play" }));
+  q(".r-back").addEventListener("click", () => update({ t: "replay/seek", n: (state.replay?.pos ?? 0) - 1, animate: false }));
+  q(".r-forward").addEventListener("click", () => update({ t: "replay/seek", n: (state.replay?.pos ?? 0) + 1, animate: true }));
+  scrub.addEventListener("input", () => update({ t: "replay/seek", n: Number(scrub.value), animate: false }));
   q(".r-speed select").addEventListener("change", (e) => {
-    speed = Number(e.target.value) || 1;
-    if (replayTimer !== null) play();
+    update({ t: "replay/speed", speed: Number(/** @type {HTMLSelectElement} */ (e.target).value) });
   });
   q(".replay").addEventListener("click", () => replay());
 
@@ -342,9 +297,10 @@ export function createWatchView(app) {
     title: "ui.watch_title",
     mount(params) {
       translate(root);
-      id = params?.id ?? null;
-      race = null;
-      seats = new Map();
+      state = reduce(state, { t: "view/mount", id: params?.id ?? null });
+      boxes = new Map();
+      builtFor = 0;
+      headFor = null;
       q(".seats").replaceChildren();
       results.hidden = true;
       missing.hidden = true;
@@ -354,32 +310,31 @@ export function createWatchView(app) {
       q(".watch-n").textContent = "0";
       q(".replay").hidden = true;
       bar.hidden = true;
-      runs = [];
       shownPhase = null;
-      statuses.clear();
       rematch.hidden = true;
       delete root.dataset.phase;
+      delete root.dataset.replay;
+      delete root.dataset.replayPos;
       stopClock();
       listen();
       start();
     },
     unmount() {
       for (const off of offs.splice(0)) off();
-      if (id && race) app.conn.send({ t: "unwatch", race: id });
+      if (state.id && state.race) app.conn.send({ t: "unwatch", race: state.id });
       single?.dispose();
       single = null;
-      pause();
+      state = reduce(state, { t: "replay/pause" });
+      syncReplayTimer();
       clearTimeout(startTimer);
       stopClock();
     },
     relabel() {
       translate(root);
-      if (!bar.hidden) paintBar();
+      if (state.replay) paintBar();
       renderHead();
-      for (const [seat, view] of seats) {
-        if (view.progress) paintSeat(seat, view.progress, null, null);
-        view.board.relabel(locale());
-      }
+      for (const s of state.seats) paintSeat(s.seat, s.progress);
+      for (const view of boxes.values()) view.board.relabel(locale());
     },
   };
 }

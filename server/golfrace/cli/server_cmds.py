@@ -7,16 +7,15 @@ import asyncio
 import contextlib
 import errno
 import logging
-import signal
 import socket
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
-
-import uvicorn
+from typing import TYPE_CHECKING, Any
 
 from ..cli import UsageError
+
+if TYPE_CHECKING:
+    from ..seams.uvicorn_server import Server
 
 
 def register(sub: Any) -> list[str]:
@@ -67,6 +66,7 @@ def cmd_settings(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from ..app import create_app, uvicorn_config
     from ..redis_server import RedisServer
+    from ..seams.uvicorn_server import Server
     from ..settings import Settings
 
     settings = Settings.from_env(host=args.host, port=args.port, redis_url=args.redis, data_dir=args.data_dir)
@@ -86,12 +86,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"golfrace: embedded Redis at {embedded.url} (data in {embedded.data_dir})", flush=True)
     try:
         app = create_app(settings)
-        server = _Server(uvicorn_config(app, settings))
+        server = Server(uvicorn_config(app, settings), signals="stop", on_listening=say_serving)
         try:
             with contextlib.suppress(KeyboardInterrupt):
                 server.run()
         except SystemExit:  # uvicorn's answer to a failed start: taken between the check and the bind?
-            if server.started:
+            if server.listening:
                 raise
             why = port_taken(settings.host, settings.port) or "golfrace: the server did not start"
             print(why, file=sys.stderr)
@@ -100,6 +100,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if embedded is not None:
             embedded.stop()
     return 0
+
+
+def say_serving(server: Server) -> None:
+    print(f"golfrace: serving on http://{server.config.host}:{server.port()}/", flush=True)
 
 
 def port_taken(host: str, port: int) -> str | None:
@@ -119,27 +123,6 @@ def port_taken(host: str, port: int) -> str | None:
                 return f"golfrace: port {port} on {host} is already in use (another server?); {how}"
             return f"golfrace: cannot listen on {host}:{port} ({exc.strerror}); {how}, or HOST=127.0.0.1"
     return None
-
-
-class _Server(uvicorn.Server):
-    """uvicorn's Server, except that SIGTERM/SIGINT only stop it (uvicorn re-raises the signal after a
-    graceful shutdown, which would end the process before the embedded Redis is stopped), and that it says
-    "serving on …" only once it listens."""
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        if self.started:
-            port = self.servers[0].sockets[0].getsockname()[1] if self.servers else self.config.port
-            print(f"golfrace: serving on http://{self.config.host}:{port}/", flush=True)
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Iterator[None]:
-        previous = {sig: signal.signal(sig, self.handle_exit) for sig in (signal.SIGINT, signal.SIGTERM)}
-        try:
-            yield
-        finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
 
 
 def cmd_bot(args: argparse.Namespace) -> int:

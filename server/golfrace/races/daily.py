@@ -145,10 +145,12 @@ class Streak:
 
 
 def clock(ms: int) -> str:
+    """m:ss.t (h:mm:ss.t past an hour), with tenths as the web client's result dialog shows it."""
     seconds = ms // 1000
+    tenths = ms % 1000 // 100
     if seconds >= 3600:
-        return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-    return f"{seconds // 60}:{seconds % 60:02d}"
+        return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{tenths}"
+    return f"{seconds // 60}:{seconds % 60:02d}.{tenths}"
 
 
 def share_text(day: str, score: int, elapsed_ms: int, moves: int, left_per_column: list[int]) -> str:

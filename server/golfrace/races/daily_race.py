@@ -78,13 +78,16 @@ async def _claimed_attempt(service: RaceService, day: date, player: str, game_id
 async def daily_status(service: RaceService, player: str) -> dict[str, Any]:
     now = service.clock()
     day = day_of(now)
+    first = await service.daily.first_game(day, player)
     result = await service.daily.result(day, player)
+    if first is not None and result is None and await _ended(service, first):
+        result = await service.daily.result(day, player)  # its end's aftermath, completed by that read
     streak = await service.daily.streak(player)
     out: dict[str, Any] = {
         "date": day.isoformat(),
         "next_at": next_day_ms(now),
         "next_in": next_day_ms(now) - now,
-        "played": await service.daily.first_game(day, player) is not None,
+        "played": first is not None,
         "result": result,
         "streak": streak.current(day),
         "best_streak": streak.best,
@@ -96,3 +99,13 @@ async def daily_status(service: RaceService, player: str) -> dict[str, Any]:
             day.isoformat(), result["score"], result["elapsed"], result["moves"], result["left"]
         )
     return out
+
+
+async def _ended(service: RaceService, game_id: str) -> bool:
+    """Whether the attempt ``game_id`` has ended. Its race is read the way any touch reads it, so an end whose
+    aftermath has not run yet (still running on the instance that ended it, or that instance died) is
+    completed first: a player who opens the Daily tab as their attempt ends sees its result, not
+    "Continue"."""
+    split = split_game_id(game_id)
+    race = None if split is None else await service.load(split[0])
+    return race is not None and race.ended_at is not None

@@ -66,3 +66,8 @@ async def with_retry(conn: AbstractConnection, attempt: Callable[[], Awaitable[T
 async def drop(conn: AbstractConnection) -> None:
     """Disconnect at once, without waiting for the socket: whatever was on the wire is unknown now."""
     await conn.disconnect(nowait=True)
+
+
+async def close(conn: AbstractConnection) -> None:
+    """Disconnect an idle connection (the batcher is closing), waiting for the socket to close."""
+    await conn.disconnect()
