@@ -97,18 +97,23 @@ class Deployment:
 
     async def connect_on(self, spread: list[int | None], **kwargs: Any) -> list[Client]:
         """Clients through HAProxy, one per entry, each on a different instance than the others (HAProxy's
-        leastconn spreads them; an extra connection is made and kept when one lands on a taken instance)."""
+        leastconn spreads them; an extra connection is made and kept when one lands on a taken instance, for
+        up to ``T`` seconds: an instance that still holds an earlier test's closing connections, or that
+        HAProxy's health check found slow on a loaded machine, gets the next ones only a little later)."""
         out: list[Client] = []
         used: set[int] = set()
+        loop = asyncio.get_running_loop()
         for _ in spread:
-            for _attempt in range(6):
+            deadline = loop.time() + T
+            while True:
                 client, where = await self.connect(**kwargs)
                 if where not in used:
                     used.add(where)
                     out.append(client)
                     break
-            else:
-                raise AssertionError("HAProxy kept sending connections to the same instances")
+                if loop.time() > deadline:
+                    raise AssertionError(f"HAProxy kept sending connections to instances {sorted(used)}")
+                await asyncio.sleep(0.1)
         return out
 
     def start_server(self, index: int) -> None:
