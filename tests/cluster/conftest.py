@@ -50,6 +50,7 @@ INSTANCE_ENV = {
     "GOLFRACE_ACCOUNT_PASSWORD_MEMORY_KIB": "8192",
     "GOLFRACE_ACCOUNT_PASSWORD_TIME_COST": "1",
     "GOLFRACE_ACCOUNT_PASSWORD_PARALLELISM": "1",
+    "GOLFRACE_RACE_COUNTDOWN_MS": "500",  # processes keep real time: a short countdown, waited for
 }
 
 

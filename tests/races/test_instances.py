@@ -53,7 +53,11 @@ WATCHER_TIMING = {
 IDLE_FORFEIT_S = 4  # longer than Ann needs to play a whole game, so the forfeit comes after A is frozen
 
 
+COUNTDOWN = {"GOLFRACE_RACE_COUNTDOWN_MS": "500"}  # processes keep real time: a short countdown, waited for
+
+
 async def _pair(settings: Settings, tmp_path: Any, env: dict[str, str]) -> list[RunningServer]:
+    env = {**COUNTDOWN, **env}
     return list(
         await asyncio.gather(
             *(
