@@ -228,7 +228,7 @@ async def test_race_events_missed_during_a_pubsub_reconnect_are_caught_up(
 
         hub.side.link.read_reconnecting = slow_reconnect
         await a.ctx.redis.execute_command("CLIENT", "KILL", "ADDR", hub.side.link.local_address())
-        await asyncio.sleep(0.1)
+        await until(lambda: not slow["first"], "B lost its subscriber connection and reconnects (slowly)")
         await join(bob, rid, name="Bob")  # published while B is not subscribed
         caught_up = await eve.expect(None, T, where=lambda m: len(m.get("racers", ())) == 2)
         assert not slow["first"] and caught_up["t"] == "race_watch" and caught_up["race"] == rid
