@@ -31,8 +31,12 @@ typecheck: install client
 	$(BIN)/mypy
 	@if [ -f client_web/package.json ]; then cd client_web && npm run --silent typecheck; fi
 
+# the suite on TEST_WORKERS pytest-xdist workers (its tests mostly wait on sockets, servers and browsers, so
+# more workers than cores help); a group of tests that shares one deployment stays on one worker (loadgroup).
+# TEST_WORKERS=0: in this process, one test after another.
+TEST_WORKERS ?= 3
 pytest: install client
-	$(BIN)/pytest
+	$(BIN)/pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
 
 test: lint typecheck pytest
 

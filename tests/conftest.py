@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -23,6 +24,8 @@ from golfrace.races.settings import RaceSettings
 from golfrace.redis_server import RedisServer, start_test_server
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
+
+from .clock import MovableClock
 
 TEST_SECRET = "test-secret-not-for-production"
 
@@ -73,8 +76,17 @@ def settings(redis_url: str) -> Settings:
 
 
 @pytest.fixture(scope="session")
-async def server(settings: Settings) -> AsyncIterator[RunningServer]:
-    async with running_server(settings) as running:
+def server_clock() -> MovableClock:
+    """The clock of the session's ``server``: wall time that a test moves on (``await
+    server_clock.advance(s)``) to end a countdown, a time limit or a lobby grace at once."""
+    return MovableClock()
+
+
+@pytest.fixture(scope="session")
+async def server(settings: Settings, server_clock: MovableClock) -> AsyncIterator[RunningServer]:
+    # one instance: no watcher share of its goes stale while tests move its clock on between two re-stamps
+    races = replace(settings.races, watcher_stale_s=3_600.0)
+    async with running_server(settings.with_(races=races), clock=server_clock) as running:
         yield running
 
 

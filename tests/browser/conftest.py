@@ -4,6 +4,7 @@ Chromium, but never in CI (CI=true), where a missing browser is a failure."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import subprocess
@@ -21,6 +22,8 @@ from .helpers import record_frames
 REPO = Path(__file__).resolve().parents[2]
 DIST = REPO / "client_web" / "dist"
 ARTIFACTS = REPO / "test-artifacts"
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+"""This session's pytest-xdist worker (make pytest runs several): its servers log to files of its own."""
 CHROMIUM = os.environ.get("GOLFRACE_CHROMIUM", "/usr/bin/chromium")
 # the server's limits for a fast-clicking robot (the limits themselves are tested by the server's tests)
 SEEN_WALKTHROUGH = "try { localStorage.setItem('golfrace.learned', '1') } catch (e) {}"
@@ -52,7 +55,16 @@ def _need(condition: bool, reason: str) -> None:
 
 @pytest.fixture(scope="session")
 def client_dist() -> Path:
-    """The built web client; built here when `make` did not (needs npm)."""
+    """The built web client; built here when `make` did not (needs npm), by one pytest-xdist worker at a
+    time (the others then find it built)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    with open(ARTIFACTS / ".client-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _build_client()
+    return DIST
+
+
+def _build_client() -> None:
     if not (DIST / "index.html").is_file():
         npm = shutil.which("npm")
         _need(npm is not None, "client_web/dist is not built and npm is missing")
@@ -60,14 +72,15 @@ def client_dist() -> Path:
         if not (cwd / "node_modules").is_dir():
             subprocess.run([npm or "npm", "ci", "--no-audit", "--no-fund"], cwd=cwd, check=True, timeout=300)
         subprocess.run([npm or "npm", "run", "build"], cwd=cwd, check=True, timeout=120)
-    return DIST
 
 
 @pytest.fixture(scope="session")
 def web_server(settings: Settings, client_dist: Path) -> Iterator[RunningServer]:
     """`golfrace serve` in its own process, serving client_web/dist, on the session's Redis."""
     ARTIFACTS.mkdir(exist_ok=True)
-    running = start_process(settings.with_(port=0), env=FAST_ENV, log=ARTIFACTS / "browser-server.log")
+    running = start_process(
+        settings.with_(port=0), env=FAST_ENV, log=ARTIFACTS / f"browser-server-{WORKER}.log"
+    )
     try:
         yield running
     finally:

@@ -83,6 +83,57 @@ def wait_version(page: Any, v: int) -> None:
     page.wait_for_selector(f'.play[data-v="{v}"]')
 
 
+# One request over the page's own connection, with a request id; resolves with the `ref` of its `ok`.
+_ROUND_TRIP = """async ({ msg, rid, timeoutMs }) => {
+  const { conn, state } = window.golfrace;
+  const request = { ...msg, rid };
+  if (request.t === "resync") Object.assign(request, { game: state?.game, v: state?.v });
+  if (request.t === "resync" && !request.game) throw new Error("no game shown");
+  return await new Promise((resolve, reject) => {
+    const fail = (text) => {
+      off();
+      clearTimeout(timer);
+      reject(new Error(text));
+    };
+    const timer = setTimeout(() => fail(`no answer to ${rid} within ${timeoutMs} ms`), timeoutMs);
+    const off = conn.on("*", (m) => {
+      if (m.rid !== rid) return;
+      if (m.t !== "ok") return fail(JSON.stringify(m));
+      off();
+      clearTimeout(timer);
+      resolve(m.ref);
+    });
+    if (!conn.send(request)) fail("not connected");
+  });
+}"""
+_rids = iter(range(1, 1 << 30))
+
+
+def round_trip(page: Any, msg: dict[str, Any], timeout_ms: int = 10_000) -> None:
+    """Send ``msg`` (with a fresh ``rid``) over the page's own connection and wait until its ``ok`` is
+    handled: the frames the server sent before that answer have been handled by the page too."""
+    rid = f"rt-{next(_rids)}"
+    assert page.evaluate(_ROUND_TRIP, {"msg": msg, "rid": rid, "timeoutMs": timeout_ms}) == msg["t"]
+
+
+def settled(page: Any) -> None:
+    """Every move the Play page sent on its game so far has been answered and the answers handled: a
+    ``resync`` at the shown version is answered only by ``ok``, and only after the earlier moves on that game
+    (one connection handles a game's requests in order; ``ping`` waits for nothing, so it cannot tell)."""
+    round_trip(page, {"t": "resync"})
+
+
+def quiet(page: Any) -> None:
+    """Whatever the page sent in reaction to the frames it had received has been answered: a first round trip
+    (``unwatch`` of a race nobody follows, which waits for every earlier request) ends after the page handled
+    those frames, the second after the server answered what the page sent meanwhile."""
+    for _ in range(2):
+        round_trip(page, {"t": "unwatch", "race": NO_RACE})
+
+
+NO_RACE = "r-none"  # race ids are "r" and 11 letters: no race has this one
+
+
 def deal(page: Any, code: str) -> None:
     """Start `code` through the New game dialog."""
     page.click(".hud .new")

@@ -13,7 +13,7 @@ from golfrace.engine.i18n import catalog
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, start_process, stop_process
 
-from .conftest import ARTIFACTS, FAST_ENV
+from .conftest import ARTIFACTS, FAST_ENV, WORKER
 from .helpers import resign, running_race, shot
 
 UI = catalog("en")["ui"]
@@ -24,9 +24,12 @@ WARNING = "document.querySelector('.idle-warn:not([hidden])')?.textContent ?? ''
 @pytest.fixture(scope="module")
 def idle_server(settings: Settings, client_dist: Any) -> Iterator[RunningServer]:
     """A server of its own whose races take a racer out after IDLE_S seconds without a move (the shared
-    one keeps the default: its tests' racers may idle while another has finished)."""
-    env = {**FAST_ENV, "GOLFRACE_RACE_IDLE_FORFEIT_S": str(IDLE_S)}
-    running = start_process(settings.with_(port=0), env=env, log=ARTIFACTS / "browser-idle-server.log")
+    one keeps the default: its tests' racers may idle while another has finished), after a countdown of one
+    second (these tests are about what comes after it)."""
+    env = {**FAST_ENV, "GOLFRACE_RACE_IDLE_FORFEIT_S": str(IDLE_S), "GOLFRACE_RACE_COUNTDOWN_MS": "1000"}
+    running = start_process(
+        settings.with_(port=0), env=env, log=ARTIFACTS / f"browser-idle-server-{WORKER}.log"
+    )
     try:
         yield running
     finally:

@@ -6,13 +6,9 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 
-from .helpers import of_type, record_frames, wait_until
+from .helpers import of_type, quiet, record_frames, wait_until
 
 UI = catalog("en")["ui"]
-
-# Long enough for the page to answer the server's `board` many times over if it re-watched on every update
-# (each round trip takes a few ms here); the page must stay quiet instead.
-QUIET_MS = 400
 
 
 def sent(frames: dict[str, list[Any]], t: str) -> list[str]:
@@ -31,7 +27,7 @@ def test_one_watch_per_shown_board_and_updates_do_not_rewatch(new_context: Any, 
     page.wait_for_selector(".boards-view[data-loaded^='daily:']")
     board = page.get_attribute(".boards-view", "data-loaded")
     wait_until(page, lambda: boards_received(frames) >= 1)
-    page.wait_for_timeout(QUIET_MS)
+    quiet(page)  # had the page answered that board with another watch, its answer would be in by now
     assert sent(frames, "board_watch") == [board]
     assert boards_received(frames) == 1  # the server's answer to the watch, and no more
 
@@ -40,7 +36,7 @@ def test_one_watch_per_shown_board_and_updates_do_not_rewatch(new_context: Any, 
     page.wait_for_selector(".play[data-v]")
     page.click(".nav a[data-view=leaderboards]")
     wait_until(page, lambda: boards_received(frames) >= 2)
-    page.wait_for_timeout(QUIET_MS)
+    quiet(page)
     assert sent(frames, "board_watch") == [board, board]
     assert sent(frames, "board_unwatch") == [board]
     assert boards_received(frames) == 2

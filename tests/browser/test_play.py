@@ -7,7 +7,18 @@ from typing import Any
 from golfrace.engine import Draw
 from golfrace.engine.i18n import catalog, refusal_message, stuck_message
 
-from .helpers import EXAMPLE_CODE, click, deal, press, shot, stuck_line, version, wait_version, winning_line
+from .helpers import (
+    EXAMPLE_CODE,
+    click,
+    deal,
+    press,
+    settled,
+    shot,
+    stuck_line,
+    version,
+    wait_version,
+    winning_line,
+)
 
 WIN_CODE = "GO1-E-AAAAAAB"  # the rules page's example deal
 STUCK_CODE = "GO1-C-AAAAAAB"  # the same deal under Classic rules
@@ -80,7 +91,7 @@ def test_refusal_explanations_on_and_off(page: Any) -> None:
     v = version(page)
     page.click('.column[data-col="1"] .card.free')
     page.click('.column[data-col="1"] .card[data-row="4"]', position={"x": 12, "y": 10})
-    page.wait_for_timeout(400)  # time for a refusal to come back and (not) be shown
+    settled(page)  # both taps are answered (refused) and the answers handled: no refusal is shown
     assert page.locator("#toast.show").count() == 0
     assert version(page) == v
     # and on again after a reload: the choice is remembered

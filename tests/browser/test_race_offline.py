@@ -11,7 +11,7 @@ from golfrace.redis_server import free_port
 from golfrace.settings import Settings
 from golfrace.testing import start_process, stop_process
 
-from .conftest import ARTIFACTS, FAST_ENV
+from .conftest import ARTIFACTS, FAST_ENV, WORKER
 from .helpers import EXAMPLE_CODE, host_race, of_type, record_frames, replay
 
 FREE_CARD = '.race-board .tableau .column[data-col="{}"] .card.free'
@@ -21,7 +21,7 @@ def test_a_race_tap_made_offline_is_applied_once_the_server_is_back(
     new_context: Any, settings: Settings, client_dist: Any
 ) -> None:
     own = settings.with_(port=free_port())
-    log = ARTIFACTS / "browser-race-offline-server.log"
+    log = ARTIFACTS / f"browser-race-offline-server-{WORKER}.log"
     running = start_process(own, env=FAST_ENV, log=log)
     try:
         page, _race_id = host_race(new_context, running.http, EXAMPLE_CODE)

@@ -12,15 +12,15 @@ from golfrace.redis_server import free_port
 from golfrace.settings import Settings
 from golfrace.testing import start_process, stop_process
 
-from .conftest import ARTIFACTS, FAST_ENV
-from .helpers import EXAMPLE_CODE, click, deal, replay, version, wait_version
+from .conftest import ARTIFACTS, FAST_ENV, WORKER
+from .helpers import EXAMPLE_CODE, click, deal, replay, settled, version, wait_version
 
 
 def test_reconnects_after_a_server_restart_and_keeps_the_game(
     new_context: Any, settings: Settings, client_dist: Any
 ) -> None:
     own = settings.with_(port=free_port())
-    log = ARTIFACTS / "browser-restart-server.log"
+    log = ARTIFACTS / f"browser-restart-server-{WORKER}.log"
     running = start_process(own, env=FAST_ENV, log=log)
     try:
         page = new_context().new_page()
@@ -84,7 +84,7 @@ def test_a_move_whose_answer_was_lost_is_answered_not_applied_again(page: Any) -
     page.click(".board .stock")
     wait_version(page, 1)  # after the reconnect: from the snapshot or the resync
     assert cut["done"]
-    page.wait_for_timeout(1_000)  # the resent draw has long been answered by now
+    settled(page)  # the draw resent after the reconnect is answered, and the answer handled
     assert version(page) == 1 and page.text_content(".play .moves") == "1"
     click(page, Draw())  # and the game goes on from there
     assert page.text_content(".play .moves") == "2"

@@ -115,8 +115,13 @@ def test_a_quick_second_tap_on_the_stock_is_not_lost(new_context: Any, web_serve
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     old = page.get_attribute(".discard .card", "data-card")
     v, n = version(page), stock_count(page)
+    # the page's animations hold still (DevTools' animation playback rate 0) until the second tap is in: the
+    # drawn card stays on its way however slowly this machine runs, rather than landing before we look
+    devtools = page.context.new_cdp_session(page)
+    devtools.send("Animation.enable")
+    devtools.send("Animation.setPlaybackRate", {"playbackRate": 0})
     page.mouse.click(x, y)
-    page.wait_for_selector(".discard .card.flying")  # the drawn card is on its way over the stock
+    page.wait_for_selector(".discard .card.flying", state="attached")  # on its way (edge-on at its start)
     during = page.evaluate(
         """([x, y]) => ({
           under: [...document.querySelectorAll('.discard .card.under')].map((c) => c.dataset.card),
@@ -128,6 +133,7 @@ def test_a_quick_second_tap_on_the_stock_is_not_lost(new_context: Any, web_serve
     page.mouse.click(x, y)  # the second tap, while the first card still flies
     wait_version(page, v + 2)
     assert stock_count(page) == n - 2
+    devtools.send("Animation.setPlaybackRate", {"playbackRate": 1})  # and the cards land
     page.wait_for_selector(".discard .card.under", state="detached")
     assert page.locator(".discard .card").count() == 1
     assert not page.errors

@@ -17,6 +17,8 @@ from .test_learn import DESKTOP, PHONE, columns_shown, engine_columns, visit
 
 CARD = re.compile(r"\b(?:[A2-9TJQK][CDHS])\b")
 
+REPLAY_STEP_MS = 260  # views/watch.js: one move per seat at 1×
+
 
 def ui(lang: str) -> dict[str, Any]:
     return dict(catalog(lang)["ui"])
@@ -101,6 +103,7 @@ def test_replay_pause_step_speed_and_scrub(
     for page in (host, guest):
         resign(page)
     watcher = visit(new_context, f"{base}/?lang={lang}#/watch/{race_id}", viewport)
+    watcher.clock.install()  # the replay's timers run on a clock the test can move (they flow meanwhile)
     watcher.wait_for_selector(".watch-view[data-phase=finished] .replay:not([hidden])")
     watcher.click(".replay")
     watcher.wait_for_selector(".replay-bar:not([hidden])")
@@ -139,7 +142,7 @@ def test_replay_pause_step_speed_and_scrub(
     watcher.click(".r-toggle")
     watcher.wait_for_selector(".watch-view[data-replay=paused]")
     held = watcher.get_attribute(".watch-view", "data-replay-pos")
-    watcher.wait_for_timeout(700)  # longer than a step at this speed: a paused replay must not move
+    watcher.clock.run_for(4 * REPLAY_STEP_MS)  # two steps at this speed, at once: a paused replay holds
     assert watcher.get_attribute(".watch-view", "data-replay-pos") == held
     watcher.select_option(".r-speed select", "4")
     watcher.click(".r-toggle")

@@ -27,6 +27,18 @@ from golfrace.testing import RunningServer, start_process, stop_process
 
 from ..conftest import TEST_SECRET
 
+HERE = Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (make pytest: --dist loadgroup)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The cluster tests share one deployment (package scope): under pytest-xdist they run on one worker,
+    which starts it once, rather than one deployment per worker."""
+    for item in items:
+        if HERE in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.xdist_group("cluster"))
+
+
 INSTANCES = 3
 T = 10.0  # seconds: the longest a single wait may take
 INSTANCE_ENV = {
@@ -38,6 +50,7 @@ INSTANCE_ENV = {
     "GOLFRACE_ACCOUNT_PASSWORD_MEMORY_KIB": "8192",
     "GOLFRACE_ACCOUNT_PASSWORD_TIME_COST": "1",
     "GOLFRACE_ACCOUNT_PASSWORD_PARALLELISM": "1",
+    "GOLFRACE_RACE_COUNTDOWN_MS": "500",  # processes keep real time: a short countdown, waited for
 }
 
 
@@ -85,18 +98,23 @@ class Deployment:
 
     async def connect_on(self, spread: list[int | None], **kwargs: Any) -> list[Client]:
         """Clients through HAProxy, one per entry, each on a different instance than the others (HAProxy's
-        leastconn spreads them; an extra connection is made and kept when one lands on a taken instance)."""
+        leastconn spreads them; an extra connection is made and kept when one lands on a taken instance, for
+        up to ``T`` seconds: an instance that still holds an earlier test's closing connections, or that
+        HAProxy's health check found slow on a loaded machine, gets the next ones only a little later)."""
         out: list[Client] = []
         used: set[int] = set()
+        loop = asyncio.get_running_loop()
         for _ in spread:
-            for _attempt in range(6):
+            deadline = loop.time() + T
+            while True:
                 client, where = await self.connect(**kwargs)
                 if where not in used:
                     used.add(where)
                     out.append(client)
                     break
-            else:
-                raise AssertionError("HAProxy kept sending connections to the same instances")
+                if loop.time() > deadline:
+                    raise AssertionError(f"HAProxy kept sending connections to instances {sorted(used)}")
+                await asyncio.sleep(0.1)
         return out
 
     def start_server(self, index: int) -> None:

@@ -3,7 +3,6 @@ real leaderboard in Redis, and the HTTP answer, which holds counts only."""
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 from typing import Any
 
@@ -33,12 +32,12 @@ async def test_score_counts_per_score(rds: aioredis.Redis) -> None:
     assert await score_counts(rds, lb.daily_board("2031-03-15")) == []
 
 
-async def test_the_scores_endpoint(server: Any, make_client: Any) -> None:
+async def test_the_scores_endpoint(server: Any, server_clock: Any, make_client: Any) -> None:
     """Today's real daily, played out over the websocket: its score is counted, and nothing else is said."""
-    today = day_of(int(time.time() * 1000))
+    today = day_of(server_clock())  # the server's day (its clock runs ahead by the countdowns moved on)
     player = await make_client(name="Dee")
     await make_account_record(server.ctx.redis, player.player, "Dee")  # the daily board takes accounts only
-    played = await play_daily(player, resign=False)
+    played = await play_daily(player, resign=False, clock=server_clock)
     mine = played["final"]["results"][0]["score"]
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
         answer = await http.get(f"/api/daily/{today}/scores")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import time
 from collections.abc import AsyncIterator
 from datetime import date, timedelta
 from typing import Any
@@ -20,24 +19,22 @@ from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
 from ..accounts.helpers import make_account_record
+from ..clock import MovableClock
 from ..conftest import TEST_SECRET
 from .test_wire import T, open_seat, play_out, wait_start
 
 DAY = date(2031, 3, 14)
 
 
-class FakeClock:
-    """Server time = wall time shifted to a chosen day (so countdowns still run in real time)."""
+class FakeClock(MovableClock):
+    """Server time = wall time shifted to a chosen day; a countdown ends when the test moves it on."""
 
     def __init__(self, day: date) -> None:
-        self.offset = 0
+        super().__init__()
         self.go(day)
 
     def go(self, day: date) -> None:
-        self.offset = day_start_ms(day) + 12 * 3_600_000 - int(time.time() * 1000)
-
-    def __call__(self) -> int:
-        return int(time.time() * 1000) + self.offset
+        self.set(day_start_ms(day) + 12 * 3_600_000)
 
 
 @pytest.fixture
@@ -48,7 +45,7 @@ async def clocked(settings: Settings) -> AsyncIterator[tuple[RunningServer, Fake
         yield srv, clock
 
 
-async def play_daily(client: Any, resign: bool) -> dict[str, Any]:
+async def play_daily(client: Any, resign: bool, clock: MovableClock | None = None) -> dict[str, Any]:
     # the answer, not a `race` of an earlier attempt (its par, computed from the start, comes when known)
     earlier = {m["race"] for m in client._inbox if m.get("t") == "race"}
     await client.send({"t": "daily_play"})
@@ -63,7 +60,7 @@ async def play_daily(client: Any, resign: bool) -> dict[str, Any]:
     else:
         game = await open_seat(client, rid, 1)
         assert game["state"]["code"] is None
-        await wait_start(race)
+        await wait_start(race, clock)
         await play_out(client, rid, game["state"], 0)
     done = await client.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
     return {**race, "final": done}
@@ -90,7 +87,7 @@ async def test_daily_first_attempt_streaks_and_board(
     assert 12 * 3_600_000 - 5_000 < status["next_in"] <= 12 * 3_600_000
     assert status["code"] is None and status["share"] is None
 
-    first = await play_daily(player, resign=False)
+    first = await play_daily(player, resign=False, clock=clock)
     assert first["ranked"] and first["options"]["seats"] == 1 and first["code"] is None
     assert first["final"]["code"] is None  # fair play 11.2: not before the day is over, not to its player
     secret = hmac.new(TEST_SECRET.encode(), b"golfrace daily challenge", hashlib.sha256).digest()
@@ -111,7 +108,7 @@ async def test_daily_first_attempt_streaks_and_board(
     assert head == f"Golf Race daily {DAY} · {result['score']} · {time} · {result['moves']} moves"
     assert len(symbols) == 7 and code not in status["share"]
 
-    practice = await play_daily(player, resign=True)
+    practice = await play_daily(player, resign=True, clock=clock)
     assert not practice["ranked"]
     assert (await daily(player))["result"]["game"] == result["game"]  # the first attempt still counts
 
@@ -132,7 +129,7 @@ async def test_daily_first_attempt_streaks_and_board(
 
     # the next day: the streak grows; a skipped day breaks it
     assert (await daily(player))["streak"] == 1
-    nxt = await play_daily(player, resign=True)
+    nxt = await play_daily(player, resign=True, clock=clock)
     assert nxt["ranked"] and nxt["daily"] == (DAY + timedelta(days=1)).isoformat()
     status = await daily(player)
     assert status["streak"] == 2 and status["best_streak"] == 2 and status["code"] is None

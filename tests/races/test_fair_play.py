@@ -25,24 +25,11 @@ from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
 from ..accounts.helpers import make_account_record
+from ..clock import MovableClock as Clock
 from .test_wire import T, act, apply_diff, greedy, join, new_race, open_seat, start, wait_start
 
 DAY = date(2031, 5, 20)
 HOUR_MS = 3_600_000
-
-
-class Clock:
-    """Server time = wall time shifted to a chosen moment (countdowns still run in real time)."""
-
-    def __init__(self, at_ms: int) -> None:
-        self.offset = 0
-        self.set(at_ms)
-
-    def set(self, at_ms: int) -> None:
-        self.offset = at_ms - int(time.time() * 1000)
-
-    def __call__(self) -> int:
-        return int(time.time() * 1000) + self.offset
 
 
 async def settled(probe: Callable[[], Awaitable[Any]], timeout: float = T) -> Any:
@@ -100,8 +87,16 @@ async def resign(client: Client, rid: str) -> dict[str, Any]:
     return await client.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
 
 
-async def play(client: Client, rid: str, state: dict[str, Any], moves: int, pace_s: float = 0.0) -> int:
-    """Greedy moves as the racer sees them (``pace_s`` apart), at most ``moves``; returns how many."""
+async def play(
+    client: Client,
+    rid: str,
+    state: dict[str, Any],
+    moves: int,
+    pace_s: float = 0.0,
+    clock: Clock | None = None,
+) -> int:
+    """Greedy moves as the racer sees them (``pace_s`` of ``clock``'s time apart), at most ``moves``; returns
+    how many."""
     state = json.loads(json.dumps(state))
     for seq in range(1, moves + 1):
         move = greedy(state)
@@ -110,8 +105,8 @@ async def play(client: Client, rid: str, state: dict[str, Any], moves: int, pace
         answer = await act(client, rid, seq, move)
         assert answer["t"] == "ack", answer
         apply_diff(state, await client.expect("diff", T, where=lambda m, v=answer["v"]: m["v"] == v))
-        if pace_s:
-            await asyncio.sleep(pace_s)  # a human's pace between moves, not a wait for something
+        if pace_s and clock is not None:
+            await clock.advance(pace_s)  # a human's pace between moves, on the server's clock
     return moves
 
 
@@ -196,7 +191,7 @@ async def test_an_attempt_counts_for_its_day_only_within_the_grace(
 
 # --- 11.3: a draw is final in ranked play -----------------------------------------------------------------
 async def test_a_ranked_race_deals_a_long_code_and_refuses_to_undo_a_draw_and_a_casual_one_does_neither(
-    server: RunningServer, made: list[Client]
+    server: RunningServer, server_clock: Clock, made: list[Client]
 ) -> None:
     [ann] = await tabs(server, None, 1, made)
     seen: set[str] = set()
@@ -208,7 +203,7 @@ async def test_a_ranked_race_deals_a_long_code_and_refuses_to_undo_a_draw_and_a_
         assert lobby["ranked"] is (typed is None)
         view = await start(ann, rid)
         await open_seat(ann, rid, 1)
-        await wait_start(view)
+        await wait_start(view, server_clock)
         assert (await act(ann, rid, 1, {"a": "draw"}))["t"] == "ack"
         diff = await ann.expect("diff", T, where=lambda m, r=rid: m["game"] == f"{r}-1" and m["v"] == 1)
         assert diff["can_undo"] is (refused is None)
@@ -253,13 +248,13 @@ async def checked(settings: Settings, clock: Clock) -> Any:
         yield running
 
 
-async def ranked_solo(client: Client, moves: int, pace_s: float) -> tuple[str, int]:
+async def ranked_solo(client: Client, clock: Clock, moves: int, pace_s: float) -> tuple[str, int]:
     lobby = await new_race(client, seats=1)
     rid = lobby["race"]
     view = await start(client, rid)
     game = await open_seat(client, rid, 1)
-    await wait_start(view)
-    played = await play(client, rid, game["state"], moves, pace_s)
+    await wait_start(view, clock)
+    played = await play(client, rid, game["state"], moves, pace_s, clock)
     if played == moves:
         await resign(client, rid)
     else:
@@ -277,11 +272,11 @@ async def board_or_none(service: Any, board: str) -> list[dict[str, Any]] | None
 
 
 async def test_a_bot_playing_faster_than_a_human_is_kept_for_review_off_the_boards(
-    checked: RunningServer, made: list[Client]
+    checked: RunningServer, clock: Clock, made: list[Client]
 ) -> None:
     [bot] = await tabs(checked, None, 1, made)
     await account(checked, bot)
-    rid, played = await ranked_solo(bot, 12, 0.0)
+    rid, played = await ranked_solo(bot, clock, 12, 0.0)
     assert played >= 10, "greedy play ended before the check applies"
     service = checked.ctx.extras["races"].service  # type: ignore[union-attr]
     race = await service.load(rid)
@@ -295,10 +290,12 @@ async def test_a_bot_playing_faster_than_a_human_is_kept_for_review_off_the_boar
     assert record["review"] == "too_fast" and record["ranked"]  # the player is told, and the move log kept
 
 
-async def test_a_human_pace_goes_on_the_board(checked: RunningServer, made: list[Client]) -> None:
+async def test_a_human_pace_goes_on_the_board(
+    checked: RunningServer, clock: Clock, made: list[Client]
+) -> None:
     [human] = await tabs(checked, None, 1, made)
     await account(checked, human)
-    rid, played = await ranked_solo(human, 11, 0.15)
+    rid, played = await ranked_solo(human, clock, 11, 0.15)
     assert played >= 10
     service = checked.ctx.extras["races"].service  # type: ignore[union-attr]
     race = await service.load(rid)
@@ -318,7 +315,7 @@ async def test_a_too_fast_daily_attempt_is_told_and_counts_for_nothing(
     first = await attempt(bot)
     rid = first["race"]
     game = await open_seat(bot, rid, 1)
-    await wait_start(first)
+    await wait_start(first, clock)
     played = await play(bot, rid, game["state"], 12)
     assert played >= 10
     if played == 12:

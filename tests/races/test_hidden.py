@@ -11,6 +11,7 @@ import httpx
 from golfrace.engine import GameCode
 from golfrace.engine.deal import deal
 
+from ..clock import MovableClock
 from .test_wire import CARD, T, act, join, new_race, open_seat, play_out, start, wait_start
 
 
@@ -63,7 +64,7 @@ async def http_answers(server: Any, rid: str, seats: int, token: str) -> list[An
 
 
 async def test_a_second_seat_resigned_in_the_countdown_learns_nothing_until_the_last_racer_is_done(
-    make_client: Any, server: Any
+    make_client: Any, server: Any, server_clock: MovableClock
 ) -> None:
     ann = await make_client(name="Ann")
     alt = await make_client(name="Alt")  # Ann's second token
@@ -73,7 +74,7 @@ async def test_a_second_seat_resigned_in_the_countdown_learns_nothing_until_the_
     await alt.send({"t": "race_resign", "race": rid})  # during the countdown
     await alt.expect("race", T, where=lambda m: m["race"] == rid and m["racers"][1]["status"] == "resigned")
     code, stock = await stock_of(server, rid)
-    await wait_start(view)
+    await wait_start(view, server_clock)
     for seq in range(1, 4):  # Ann draws; her second token is to learn none of it
         assert (await act(ann, rid, seq, {"a": "draw"}))["t"] == "ack"
     await alt.expect("race_progress", T, where=lambda m: m["racer"]["moves"] == 3)
@@ -88,7 +89,7 @@ async def test_a_second_seat_resigned_in_the_countdown_learns_nothing_until_the_
 
 
 async def test_a_finished_racer_sees_no_code_in_the_seat_diff_snapshot_or_record_while_others_play(
-    make_client: Any, server: Any
+    make_client: Any, server: Any, server_clock: MovableClock
 ) -> None:
     ann = await make_client(name="Ann")
     bob = await make_client(name="Bob")
@@ -97,7 +98,7 @@ async def test_a_finished_racer_sees_no_code_in_the_seat_diff_snapshot_or_record
     view = await start(ann, rid, bob)
     game = await open_seat(bob, rid, 2)
     code, stock = await stock_of(server, rid)
-    await wait_start(view)
+    await wait_start(view, server_clock)
     await play_out(bob, rid, game["state"], 0)  # to a stuck or won end; Ann has not moved
     await bob.expect("race", T, where=lambda m: m["race"] == rid and m["racers"][1]["status"] != "playing")
     ending = [f for f in bob.frames if f.get("t") == "diff" and f.get("status") != "playing"]
@@ -117,7 +118,7 @@ async def test_a_finished_racer_sees_no_code_in_the_seat_diff_snapshot_or_record
 
 
 async def test_a_watcher_sees_a_drawn_card_only_once_every_racer_still_playing_has_drawn_as_far(
-    make_client: Any, server: Any
+    make_client: Any, server: Any, server_clock: MovableClock
 ) -> None:
     ann = await make_client(name="Ann")
     bob = await make_client(name="Bob")
@@ -128,7 +129,7 @@ async def test_a_watcher_sees_a_drawn_card_only_once_every_racer_still_playing_h
     await eve.expect("race_watch", T)
     view = await start(ann, rid, bob)
     code, stock = await stock_of(server, rid)
-    await wait_start(view)
+    await wait_start(view, server_clock)
 
     def board(seat: int, moves: int) -> Any:
         return lambda m: m["race"] == rid and m["board"]["seat"] == seat and m["board"]["moves"] == moves
@@ -165,7 +166,9 @@ async def test_a_watcher_sees_a_drawn_card_only_once_every_racer_still_playing_h
     )
 
 
-async def test_a_live_daily_attempt_shows_its_watchers_counts_only(make_client: Any, server: Any) -> None:
+async def test_a_live_daily_attempt_shows_its_watchers_counts_only(
+    make_client: Any, server: Any, server_clock: MovableClock
+) -> None:
     dee = await make_client(name="Dee")
     fan = await make_client(name="Fan")
     await dee.send({"t": "daily_play"})
@@ -175,7 +178,7 @@ async def test_a_live_daily_attempt_shows_its_watchers_counts_only(make_client: 
     watch = await fan.expect("race_watch", T)
     assert watch["code"] is None
     game = await open_seat(dee, rid, 1)
-    await wait_start(attempt)
+    await wait_start(attempt, server_clock)
     await play_out(dee, rid, game["state"], 0, limit=6)
     await fan.expect("race_board", T, where=lambda m: m["board"]["moves"] == 6)
     await fan.send({"t": "watch", "race": rid})

@@ -1,5 +1,6 @@
-"""Races across two server processes on one Redis: racers and a watcher on different instances, and a time
-limit or an idle racer's forfeit that still ends the race when the instance that started it is gone."""
+"""Races across two server instances on one Redis (two processes, or two apps of this process on one test
+clock): racers and a watcher on different instances, and a time limit or an idle racer's forfeit that still
+ends the race when the instance that started it is gone."""
 
 from __future__ import annotations
 
@@ -8,27 +9,43 @@ import json
 import os
 import signal
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import httpx
 import pytest
+import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from golfrace.client import Client
-from golfrace.races.presence import live_watchers
+from golfrace.races.presence import live_watchers, watchers_key
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server, start_process, stop_process
 
+from ..clock import MovableClock
 from ..server.helpers import fail_once
-from .test_wire import T, act, apply_diff, greedy, join, new_race, open_seat, play_out, start, wait_start
+from .test_wire import (
+    T,
+    act,
+    apply_diff,
+    greedy,
+    join,
+    new_race,
+    open_seat,
+    play_out,
+    start,
+    until,
+    wait_start,
+)
 
 pytestmark = pytest.mark.timeout(120)
 
 
 LOBBY_GRACE_S = 0.5
+STALE_MS = 1_500
 WATCHER_TIMING = {
     "GOLFRACE_RACE_WATCHER_REFRESH_S": "0.3",
-    "GOLFRACE_RACE_WATCHER_STALE_S": "1.5",
+    "GOLFRACE_RACE_WATCHER_STALE_S": str(STALE_MS / 1000),
     "GOLFRACE_RACE_LOBBY_GRACE_S": str(LOBBY_GRACE_S),
 }
 
@@ -36,7 +53,11 @@ WATCHER_TIMING = {
 IDLE_FORFEIT_S = 4  # longer than Ann needs to play a whole game, so the forfeit comes after A is frozen
 
 
+COUNTDOWN = {"GOLFRACE_RACE_COUNTDOWN_MS": "500"}  # processes keep real time: a short countdown, waited for
+
+
 async def _pair(settings: Settings, tmp_path: Any, env: dict[str, str]) -> list[RunningServer]:
+    env = {**COUNTDOWN, **env}
     return list(
         await asyncio.gather(
             *(
@@ -137,8 +158,28 @@ def test_watcher_shares_count_only_while_stamped() -> None:
     assert live_watchers({}, now=10_000, stale_ms=1_500) == 0
 
 
+async def restamped_past_stale(redis_url: str, rid: str) -> None:
+    """Until both instances re-stamped their watcher share twice once its first stamp was stale: a refresh
+    round that ran past the stale time has published whatever total it found (the rounds run in turn)."""
+    redis = aioredis.from_url(redis_url)
+    stamps: dict[bytes, set[int]] = {}  # each instance's share: the stamps seen, the first one included
+
+    def late(field: bytes) -> int:
+        return sum(1 for stamp in stamps[field] if stamp > min(stamps[field]) + STALE_MS)
+
+    try:
+        deadline = asyncio.get_running_loop().time() + T
+        while len(stamps) < 2 or any(late(field) < 2 for field in stamps):
+            assert asyncio.get_running_loop().time() < deadline, f"the shares were not re-stamped: {stamps}"
+            for field, raw in (await redis.hgetall(watchers_key(rid))).items():
+                stamps.setdefault(field, set()).add(int(raw.decode().partition(":")[2]))
+            await asyncio.sleep(0.02)
+    finally:
+        await redis.aclose()
+
+
 async def test_watchers_of_a_dead_instance_stop_counting(
-    instances: list[RunningServer], make_client: Any
+    instances: list[RunningServer], make_client: Any, redis_url: str
 ) -> None:
     a, b = instances
     ann = await make_client(b.ws, name="Ann")
@@ -149,10 +190,13 @@ async def test_watchers_of_a_dead_instance_stop_counting(
         await watcher.send({"t": "watch", "race": rid})
         await watcher.expect("race_watch", T)
     await ann.expect("watchers", T, where=lambda m: m["n"] == 2)
-    await asyncio.sleep(2.0)  # longer than watcher_stale_s: the live shares were re-stamped and still count
+    await restamped_past_stale(redis_url, rid)  # the live shares were re-stamped: they still count
     async with httpx.AsyncClient(timeout=T) as http:
         for server in (a, b):
             assert (await http.get(f"{server.http}/api/races/{rid}")).json()["watchers"] == 2
+    bob = await make_client(b.ws, name="Bob")
+    await join(bob, rid, name="Bob")  # an event after any total B published meanwhile, on the same channel
+    await ann.expect("race", T, where=lambda m: m["race"] == rid and len(m["racers"]) == 2)
     assert [m["n"] for m in ann.frames if m.get("t") == "watchers"][-1] == 2
     assert a.process is not None
     a.process.kill()  # Eve's instance dies without a word: no one says her watching ended
@@ -184,7 +228,7 @@ async def test_race_events_missed_during_a_pubsub_reconnect_are_caught_up(
 
         hub.side.link.read_reconnecting = slow_reconnect
         await a.ctx.redis.execute_command("CLIENT", "KILL", "ADDR", hub.side.link.local_address())
-        await asyncio.sleep(0.1)
+        await until(lambda: not slow["first"], "B lost its subscriber connection and reconnects (slowly)")
         await join(bob, rid, name="Bob")  # published while B is not subscribed
         caught_up = await eve.expect(None, T, where=lambda m: len(m.get("racers", ())) == 2)
         assert not slow["first"] and caught_up["t"] == "race_watch" and caught_up["race"] == rid
@@ -229,22 +273,28 @@ async def test_an_idle_racer_is_out_even_when_the_instance_that_saw_the_finish_i
 
 
 async def test_a_lobby_racer_with_a_tab_on_each_instance_stays_until_both_are_closed(
-    instances: list[RunningServer], make_client: Any
+    settings: Settings, make_client: Any
 ) -> None:
-    a, b = instances
-    ann = await make_client(a.ws, name="Ann")
-    bob_a = await make_client(a.ws, name="Bob")
-    rid = (await new_race(ann, name="Ann"))["race"]
-    await join(bob_a, rid, name="Bob")
-    bob_b = await make_client(b.ws, token=bob_a.token)  # Bob's second tab, on the other instance
-    await join(bob_b, rid)
-    await bob_a.close()  # A has no connection of Bob's left, but B has: he keeps his seat
-    await asyncio.sleep(LOBBY_GRACE_S + 1.5)
-    async with httpx.AsyncClient(base_url=a.http, timeout=T) as http:
-        assert len((await http.get(f"/api/races/{rid}")).json()["racers"]) == 2
-    await bob_b.close()
-    left = await ann.expect("race", T, where=lambda m: len(m["racers"]) == 1)
-    assert left["racers"][0]["player"] == ann.player
+    clock = MovableClock()  # two instances in this process on one clock that the test moves
+    races = replace(settings.races, lobby_grace_s=5.0)  # well within watcher_stale_s: the stamps stay fresh
+    own = settings.with_(port=0, races=races)
+    async with running_server(own, clock=clock) as a, running_server(own, clock=clock) as b:
+        ann = await make_client(a.ws, name="Ann")
+        bob_a = await make_client(a.ws, name="Bob")
+        rid = (await new_race(ann, name="Ann"))["race"]
+        await join(bob_a, rid, name="Bob")
+        bob_b = await make_client(b.ws, token=bob_a.token)  # Bob's second tab, on the other instance
+        await join(bob_b, rid)
+        await bob_a.close()  # A has no connection of Bob's left, but B has: he keeps his seat
+        await until(lambda: clock.sleeping() == 1, "A's grace timer for Bob is armed")
+        await clock.advance(races.lobby_grace_s + 1)  # A's timer has run: it found Bob present on B
+        async with httpx.AsyncClient(base_url=a.http, timeout=T) as http:
+            assert len((await http.get(f"/api/races/{rid}")).json()["racers"]) == 2
+        await bob_b.close()
+        await until(lambda: clock.sleeping() == 1, "B's grace timer for Bob is armed")
+        await clock.advance(races.lobby_grace_s + 1)
+        left = await ann.expect("race", T, where=lambda m: len(m["racers"]) == 1)
+        assert left["racers"][0]["player"] == ann.player
 
 
 async def test_a_lobby_racer_whose_instance_died_leaves_after_the_grace(

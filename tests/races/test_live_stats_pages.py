@@ -17,6 +17,7 @@ from golfrace.settings import Settings
 from golfrace.testing import running_server
 from tests.browser.helpers import EXAMPLE_CODE, EXAMPLE_WIN
 
+from ..clock import MovableClock
 from .test_wire import CARD, T, cards_in, join, new_race, open_seat, start, wait_start
 
 
@@ -66,7 +67,9 @@ def test_png_rectangles_are_painted_in_order_and_clipped() -> None:
     assert png_pixel(data, 3, 5) == (1, 2, 3)
 
 
-async def test_live_list_shows_started_races_without_codes_or_cards(make_client: Any, server: Any) -> None:
+async def test_live_list_shows_started_races_without_codes_or_cards(
+    make_client: Any, server: Any, server_clock: MovableClock
+) -> None:
     host, guest = await make_client(), await make_client()
     lobby = await new_race(host, name="Ann")
     rid = lobby["race"]
@@ -75,7 +78,7 @@ async def test_live_list_shows_started_races_without_codes_or_cards(make_client:
         assert rid not in [r["race"] for r in listed], "a lobby is not listed: strangers could take its seats"
         await join(guest, rid, name="Bob")
         view = await start(host, rid, guest)
-        await wait_start(view)
+        await wait_start(view, server_clock)
         # one move, so the progress shows
         state = (await open_seat(host, rid, 1))["state"]
         await host.send({"t": "race_act", "race": rid, "seq": 1, "a": "draw"})
@@ -119,7 +122,9 @@ async def poll(http: Any, headers: dict[str, str], done: Any) -> dict[str, Any]:
         await asyncio.sleep(0.05)
 
 
-async def test_stats_count_a_players_own_games_only(make_client: Any, server: Any) -> None:
+async def test_stats_count_a_players_own_games_only(
+    make_client: Any, server: Any, server_clock: MovableClock
+) -> None:
     ann, bob = await make_client(), await make_client()
     # Ann wins the example deal in Play, then resigns a race against Bob
     view = await ann.new(code=EXAMPLE_CODE)
@@ -131,7 +136,7 @@ async def test_stats_count_a_players_own_games_only(make_client: Any, server: An
     lobby = await new_race(ann, name="Ann")
     rid = lobby["race"]
     await join(bob, rid, name="Bob")
-    await wait_start(await start(ann, rid, bob))
+    await wait_start(await start(ann, rid, bob), server_clock)
     await ann.send({"t": "race_resign", "race": rid})
     await bob.send({"t": "race_resign", "race": rid})
     await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")

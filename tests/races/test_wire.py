@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from dataclasses import replace
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -14,12 +14,14 @@ from prometheus_client.parser import text_string_to_metric_families
 from golfrace.client import Client
 from golfrace.engine import Card, Game, GameCode, Rules, Status
 from golfrace.engine.rules import fits
+from golfrace.settings import Settings
+from golfrace.testing import running_server
 
 from ..accounts.helpers import make_account_record
+from ..clock import MovableClock
 from .helpers import won_deal
 
 T = 10.0  # seconds: the longest any single wait may take
-GRACE_S = 0.5  # a lobby racer with no connection left leaves after this long (20 s in production)
 DEAL_TRIES = 8  # a connection may follow 16 races
 CARD = re.compile(r"^(?:[A2-9TJQK][CDHS]|X[12])$")
 
@@ -42,8 +44,13 @@ async def start(host: Client, race: str, *others: Client) -> dict[str, Any]:
     return view
 
 
-async def wait_start(view: dict[str, Any]) -> None:
-    await asyncio.sleep(max(0, view["starts_at"] - view["now"]) / 1000 + 0.05)
+async def wait_start(view: dict[str, Any], clock: MovableClock | None = None) -> None:
+    """Until the race of ``view`` (a countdown) runs: ``clock`` (the server's) is moved to its start; a
+    server in another process is waited for in real time."""
+    if clock is not None:
+        await clock.advance_to(view["starts_at"])
+    else:
+        await asyncio.sleep(max(0, view["starts_at"] - view["now"]) / 1000 + 0.05)
 
 
 async def act(client: Client, race: str, seq: int, move: dict[str, Any]) -> dict[str, Any]:
@@ -130,7 +137,9 @@ async def race_results_metric(server: Any, status: str) -> float:
     return 0.0
 
 
-async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any) -> None:
+async def test_whole_race_two_racers_and_a_watcher(
+    make_client: Any, server: Any, server_clock: MovableClock
+) -> None:
     resigned_before = await race_results_metric(server, "resigned")
     ann = await make_client(name="Ann")
     await make_account_record(server.ctx.redis, ann.player, "Ann")  # Bob stays a guest: off the board
@@ -174,7 +183,7 @@ async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any
     assert (await bob.expect("error", T))["code"] == "not_player"
     await eve.send({"t": "open", "game": f"{rid}-1", "role": "watcher"})  # boards go through the race
     assert (await eve.expect("error", T))["code"] == "not_player"
-    await wait_start(view)
+    await wait_start(view, server_clock)
 
     # Bob makes three moves and resigns; Ann plays on to her end.
     seq_b = 0
@@ -248,7 +257,7 @@ async def test_whole_race_two_racers_and_a_watcher(make_client: Any, server: Any
     assert any(f.get("t") == "watchers" and f["n"] == 1 for f in eve.frames)
 
 
-async def test_rematch_takes_everyone_who_accepts(make_client: Any) -> None:
+async def test_rematch_takes_everyone_who_accepts(make_client: Any, server_clock: MovableClock) -> None:
     ann = await make_client(name="Ann")
     bob = await make_client(name="Bob")
     rid = (await new_race(ann, name="Ann", seats=2))["race"]
@@ -256,7 +265,7 @@ async def test_rematch_takes_everyone_who_accepts(make_client: Any) -> None:
     view = await start(ann, rid, bob)
     await ann.send({"t": "race_rematch", "race": rid})
     assert (await ann.expect("error", T))["code"] == "race_not_finished"
-    await wait_start(view)
+    await wait_start(view, server_clock)
     for c in (ann, bob):
         await c.send({"t": "race_resign", "race": rid})
     await bob.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
@@ -271,14 +280,14 @@ async def test_rematch_takes_everyone_who_accepts(make_client: Any) -> None:
     assert seated["options"] == {"undo": True, "limit": 0, "seats": 2}
 
 
-async def test_reconnect_mid_race_resumes_the_seat(make_client: Any) -> None:
+async def test_reconnect_mid_race_resumes_the_seat(make_client: Any, server_clock: MovableClock) -> None:
     code, line = won_deal()
     ann = await make_client(name="Ann")
     lobby = await new_race(ann, code=code, name="Ann")
     rid = lobby["race"]
     assert lobby["typed"] and not lobby["ranked"] and lobby["code"] == code  # typed codes: casual
     view = await start(ann, rid)
-    await wait_start(view)
+    await wait_start(view, server_clock)
     for seq, tok in enumerate(line[:5], start=1):
         move = {"a": "draw"} if tok == "d" else {"a": "tap", "col": int(tok)}
         assert (await act(ann, rid, seq, move))["t"] == "ack"
@@ -298,19 +307,20 @@ async def test_reconnect_mid_race_resumes_the_seat(make_client: Any) -> None:
     assert done["results"][0]["status"] == "won" and done["results"][0]["score"] == 350
 
 
-async def test_time_limit_ends_the_race(make_client: Any, server: Any) -> None:
+async def test_time_limit_ends_the_race(make_client: Any, server: Any, server_clock: MovableClock) -> None:
     ann = await make_client(name="Ann")
-    rid = (await new_race(ann, name="Ann", limit=1, undo=False))["race"]
+    rid = (await new_race(ann, name="Ann", limit=60, undo=False))["race"]
     view = await start(ann, rid)
-    assert view["deadline"] == view["starts_at"] + 1000
-    await wait_start(view)
+    assert view["deadline"] == view["starts_at"] + 60_000
+    await wait_start(view, server_clock)
     assert (await act(ann, rid, 1, {"a": "draw"}))["t"] == "ack"
     undo = await act(ann, rid, 2, {"a": "undo"})
     assert undo["t"] == "refused" and undo["code"] == "undo_disabled"
     assert (await act(ann, rid, 2, {"a": "draw"})) == undo  # the gate's answer is this seq's answer
+    await server_clock.advance_to(view["deadline"] + 20)  # the race's timer fires: nobody moves
     done = await ann.expect("race", T, where=lambda m: m["phase"] == "finished")
     assert done["ended_at"] == view["deadline"] and done["results"][0]["status"] == "timeout"
-    assert done["results"][0]["elapsed"] == 1000
+    assert done["results"][0]["elapsed"] == 60_000
     late = await act(ann, rid, 3, {"a": "draw"})
     assert late["t"] == "refused" and late["code"] == "race_over"
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
@@ -320,13 +330,15 @@ async def test_time_limit_ends_the_race(make_client: Any, server: Any) -> None:
         assert page.status_code == 200 and "html" in page.headers["content-type"]
 
 
-async def test_game_record_is_hidden_while_the_race_runs(make_client: Any, server: Any) -> None:
+async def test_game_record_is_hidden_while_the_race_runs(
+    make_client: Any, server: Any, server_clock: MovableClock
+) -> None:
     ann = await make_client(name="Ann")
     bob = await make_client(name="Bob")
     rid = (await new_race(ann, name="Ann"))["race"]
     await join(bob, rid)
     view = await start(ann, rid, bob)
-    await wait_start(view)
+    await wait_start(view, server_clock)
     await ann.send({"t": "race_resign", "race": rid})
     await ann.expect("race", T, where=lambda m: m["racers"][0]["status"] == "resigned")
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
@@ -336,12 +348,14 @@ async def test_game_record_is_hidden_while_the_race_runs(make_client: Any, serve
         assert race["code"] is None and race["results"] is None
 
 
-async def test_late_watcher_gets_snapshots_and_the_count_follows_connections(make_client: Any) -> None:
+async def test_late_watcher_gets_snapshots_and_the_count_follows_connections(
+    make_client: Any, server_clock: MovableClock
+) -> None:
     ann = await make_client(name="Ann")
     rid = (await new_race(ann, name="Ann"))["race"]
     view = await start(ann, rid)
     game = await open_seat(ann, rid, 1)
-    await wait_start(view)
+    await wait_start(view, server_clock)
     await play_out(ann, rid, game["state"], 0, limit=2)
     eve = await make_client(name="Eve")
     await eve.send({"t": "watch", "race": f"{rid}-1"})  # a race game id watches its race
@@ -382,35 +396,52 @@ async def test_board_watches_count_toward_the_connection_limit(make_client: Any,
     assert (await fan.expect("board", T))["board"] == "daily:2020-02-01"
 
 
+async def until(condition: Callable[[], bool], what: str) -> None:
+    """Wait (at most ``T``) for ``condition()`` to hold: a positive marker of something the server did."""
+    deadline = asyncio.get_running_loop().time() + T
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError(f"not within {T} s: {what}")
+        await asyncio.sleep(0.01)
+
+
 async def test_a_racer_whose_every_connection_is_gone_leaves_the_lobby(
-    make_client: Any, server: Any, monkeypatch: Any
+    make_client: Any, settings: Settings
 ) -> None:
-    service = server.ctx.extras["races"].service
-    monkeypatch.setattr(service, "settings", replace(service.settings, lobby_grace_s=GRACE_S))
-    ann = await make_client(name="Ann")
-    bob = await make_client(name="Bob")
-    rid = (await new_race(ann, name="Ann"))["race"]
-    await join(bob, rid, name="Bob")
-    bob_tab = await make_client(token=bob.token)  # a second tab of Bob's: the same seat
-    assert [r["name"] for r in (await join(bob_tab, rid))["racers"]] == ["Ann", "Bob"]
+    clock = MovableClock()  # a server of its own: the only timers on its clock are this test's
+    async with running_server(settings.with_(port=0), clock=clock) as server:
+        grace = server.settings.races.lobby_grace_s
+        wire = server.ctx.extras["races"]
+        ann = await make_client(server.ws, name="Ann")
+        bob = await make_client(server.ws, name="Bob")
+        rid = (await new_race(ann, name="Ann"))["race"]
+        await join(bob, rid, name="Bob")
+        bob_tab = await make_client(server.ws, token=bob.token)  # a second tab of Bob's: the same seat
+        assert [r["name"] for r in (await join(bob_tab, rid))["racers"]] == ["Ann", "Bob"]
 
-    async def seated() -> list[str]:
-        async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
-            return [r["name"] for r in (await http.get(f"/api/races/{rid}")).json()["racers"]]
+        async def seated() -> list[str]:
+            async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+                return [r["name"] for r in (await http.get(f"/api/races/{rid}")).json()["racers"]]
 
-    await bob_tab.send({"t": "unwatch", "race": rid})  # the other tab looks at another view: still there
-    await bob.close()  # one tab closed: the other one is still open
-    await asyncio.sleep(GRACE_S + 1.0)  # past the grace and a sweep (a removal would have come by now)
-    assert await seated() == ["Ann", "Bob"]
-    await bob_tab.close()  # the last one: after the grace, Bob is out of the lobby
-    left = await ann.expect("race", T, where=lambda m: m["race"] == rid and len(m["racers"]) == 1)
-    assert [r["name"] for r in left["racers"]] == ["Ann"] and left["host"] == ann.player
-    assert await seated() == ["Ann"]
-    await ann.send({"t": "race_start", "race": rid})  # and Ann starts alone
-    await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "countdown")
+        await bob_tab.send({"t": "unwatch", "race": rid})  # the other tab looks at another view: still there
+        await bob.close()  # one tab closed: the other one is still open
+        await until(lambda: wire.racers_here[(rid, bob.player)] == 1, "the server saw Bob's first tab go")
+        assert clock.sleeping() == 0  # so no grace timer was armed: nothing to take Bob out
+        await clock.advance(grace + 1)
+        assert await seated() == ["Ann", "Bob"]
+        await bob_tab.close()  # the last one: after the grace, Bob is out of the lobby
+        await until(lambda: clock.sleeping() == 1, "the grace timer of Bob's last tab is armed")
+        await clock.advance(grace - 1)
+        assert await seated() == ["Ann", "Bob"]  # within the grace (the timer woke and slept on)
+        await clock.advance(1)
+        left = await ann.expect("race", T, where=lambda m: m["race"] == rid and len(m["racers"]) == 1)
+        assert [r["name"] for r in left["racers"]] == ["Ann"] and left["host"] == ann.player
+        assert await seated() == ["Ann"]
+        await ann.send({"t": "race_start", "race": rid})  # and Ann starts alone
+        await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "countdown")
 
 
-async def test_a_seat_is_played_like_a_solo_game(make_client: Any) -> None:
+async def test_a_seat_is_played_like_a_solo_game(make_client: Any, server_clock: MovableClock) -> None:
     """open/act/resync on the seat's game id, the same answers as Play; the race's rules in the commit."""
     code, line = won_deal()
     ann = await make_client(name="Ann")
@@ -424,7 +455,7 @@ async def test_a_seat_is_played_like_a_solo_game(make_client: Any) -> None:
     await ann.send({"t": "act", "game": game, "seq": 1, "a": "draw"})  # the countdown: the gate says no
     early = await ann.expect("refused", T)
     assert early["code"] == "race_not_started" and early["message"] and early["game"] == game
-    await wait_start(view)
+    await wait_start(view, server_clock)
     move = {"a": "draw"} if line[0] == "d" else {"a": "tap", "col": int(line[0])}
     await ann.send({"t": "act", "game": game, "seq": 2, **move})
     diff = await ann.expect("diff", T, where=lambda m: m["game"] == game)

@@ -177,10 +177,10 @@ async def test_resync_during_a_fill_sends_each_version_in_order(
     store.diffs_since = slow
     await player.act(view.game, "draw")  # v1: lost
     await player.act(view.game, "draw")  # v2: a gap, the fill starts
-    await asyncio.sleep(0.1)
+    follow = session_of(pair[1], watcher).follows[view.game]
+    await until(lambda: follow.filling)  # the fill is in its slow round trip
     await watcher.send({"t": "resync", "game": view.game, "v": 0})  # the client asks as well
     await watcher.wait_version(view.game, 2, timeout=T)
-    follow = session_of(pair[1], watcher).follows[view.game]
     await until(lambda: not follow.filling and not follow.again)  # every pass of the fill has run
     await watcher.ping()
     assert diff_versions(watcher, view.game) == [1, 2]

@@ -109,9 +109,10 @@ async def test_batcher_and_hub_survive_a_redis_restart(tmp_path) -> None:
         server.stop()
 
 
-async def _until(condition) -> None:
-    while not condition():
-        await asyncio.sleep(0.01)
+async def _until(condition, timeout: float = 10.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.01)
 
 
 async def test_batcher_selects_the_database_of_the_url(redis_url) -> None:

@@ -4,13 +4,13 @@ connections (seen by any instance following the lobby: no fresh presence stamp f
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from typing import TYPE_CHECKING
 
 from .errors import RaceError
 from .race import Race
+from .timers import pause
 
 if TYPE_CHECKING:
     from .service import RaceService
@@ -28,7 +28,7 @@ class Lobbies:
         self.service.tasks.spawn(self._leave_if_gone(race_id, player))
 
     async def _leave_if_gone(self, race_id: str, player: str) -> None:
-        await asyncio.sleep(self.service.settings.lobby_grace_s)
+        await pause(self.service.clock, self.service.settings.lobby_grace_s)
         try:
             if not await self.service.presence.is_present(race_id, player):
                 await self._leave_lobby(race_id, player)

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
@@ -16,6 +16,26 @@ from .errors import RaceError
 
 log = logging.getLogger("golfrace.races")
 Clock = Callable[[], int]
+
+
+class SleepingClock(Protocol):
+    """A clock that also waits by its own time: a test's, moved forward at will (tests/clock.py), so that a
+    timer whose time it passes fires at once instead of after real seconds."""
+
+    def __call__(self) -> int: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+async def pause(clock: Clock | SleepingClock, seconds: float) -> None:
+    """Wait ``seconds`` of ``clock``'s time: its own ``sleep`` where it has one, else real seconds (the wall
+    clock). Every race timer (time limit, idle forfeit, lobby grace) waits through this."""
+    sleep = getattr(clock, "sleep", None)
+    if sleep is not None:
+        await sleep(seconds)
+    else:
+        await asyncio.sleep(seconds)
+
 
 SETTLE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
 """Waits between attempts to settle a race (time limit, idle racers) while Redis is unreachable."""
@@ -95,7 +115,7 @@ class Timers:
 
     async def _fire_at(self, race_id: str, at: int) -> None:
         try:
-            await asyncio.sleep(max(0.0, (at - self.clock()) / 1000) + 0.01)
+            await pause(self.clock, max(0.0, (at - self.clock()) / 1000) + 0.01)
         finally:
             if self._at.get(race_id) == at:
                 del self._at[race_id]
