@@ -9,6 +9,7 @@ flood of games cannot take the machine's memory, nor evict the permanent keys.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -59,7 +60,32 @@ def redis_binary() -> str:
     return found
 
 
+PORTS_BELOW_EPHEMERAL = (10_000, 32_000)
+"""Where ``free_port`` draws from in a pytest-xdist worker: below Linux's ephemeral range (32768-60999), so no
+outgoing connection is given the port before our server binds it, split into one slice per worker."""
+_handed_out: set[int] = set()
+
+
 def free_port() -> int:
+    """A free loopback TCP port for a server we start. In a pytest-xdist worker (``PYTEST_XDIST_WORKER`` is
+    ``gw<n>``) it comes from that worker's own slice of ``PORTS_BELOW_EPHEMERAL`` and is never handed out
+    twice by one process: two workers (or two calls before either binds) cannot pick the same port.
+    Elsewhere the kernel picks one."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and worker[2:].isdigit():
+        low, high = PORTS_BELOW_EPHEMERAL
+        width = (high - low) // 8
+        start = low + int(worker[2:]) % 8 * width
+        for port in random.sample(range(start, start + width), 200):
+            if port in _handed_out:
+                continue
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+            _handed_out.add(port)
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
