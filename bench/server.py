@@ -77,8 +77,8 @@ if os.environ["BENCH_ECHO"] == "redis":  # one command per frame, as redis-py is
     import redis.asyncio as aioredis
     client = aioredis.Redis.from_url(os.environ["BENCH_REDIS"], max_connections=1000)
     step = lambda: client.incr("bench:echo")
-elif os.environ["BENCH_ECHO"] == "batched":  # the game server's own path to Redis (store.Batcher)
-    from golfrace.store import Batcher, batch_client
+elif os.environ["BENCH_ECHO"] == "batched":  # the game server's own path to Redis (batcher.Batcher)
+    from golfrace.batcher import Batcher, batch_client
     batcher = Batcher(batch_client(os.environ["BENCH_REDIS"], 2, 5.0), 2, 5.0)
     step = lambda: batcher.call("INCR", "bench:echo")
 async def echo(ws):

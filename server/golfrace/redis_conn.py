@@ -7,7 +7,7 @@ Cluster (>= 7.0): the listed nodes are only where the client starts; it learns t
 
 On a cluster:
 - the general client is redis-py's asyncio ``RedisCluster`` (``ShardedCluster``: its ``publish`` is sharded);
-- the hot path's batcher is a ``ClusterBatcher``: one ``store.Batcher`` per master, each command routed by
+- the hot path's batcher is a ``ClusterBatcher``: one ``batcher.Batcher`` per master, each command routed by
   its key's slot, re-routed after a ``MOVED`` or a failover, every batch ending with ``WAIT`` so that an
   answer is sent only once a replica holds the write (``redis_wait_replicas``);
 - the hub's Redis side is ``sharded_hub.Sharded`` (``SSUBSCRIBE`` on the master that owns each channel).
@@ -34,10 +34,10 @@ from redis.exceptions import AskError, ClusterDownError, MovedError, TryAgainErr
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from .batcher import BATCH_RETRY, Batcher, settings_batcher
 from .engine.errors import GolfError
 from .seams import redis_slots
 from .settings import Settings
-from .store import BATCH_RETRY, Batcher, settings_batcher
 
 log = logging.getLogger("golfrace.redis")
 CLUSTER_SCHEMES = {"redis+cluster": False, "rediss+cluster": True}

@@ -34,6 +34,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.uri import parse_uri
 
+from golfrace.batcher import batch_client
 from golfrace.client import Client
 from golfrace.protocol import JSON
 from golfrace.redis_cluster import cluster_binaries
@@ -43,7 +44,6 @@ from golfrace.seams.redis_pubsub import PubSubLink
 from golfrace.seams.uvicorn_server import SANSIO_MODULE, BadTextFrameLog, Server
 from golfrace.seams.uvicorn_ws import Gate, Inbox, LeanWebSocketProtocol
 from golfrace.seams.ws_frames import FRAMES, frame
-from golfrace.store import batch_client
 from golfrace.testing import running_server
 
 from .helpers import WIN_CODE

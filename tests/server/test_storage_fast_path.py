@@ -13,19 +13,13 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from golfrace.batcher import Batcher, batch_client
 from golfrace.engine import Draw, Game, Undo
+from golfrace.game_codec import decode_state, encode_state, history_text, next_history
 from golfrace.hub import classic_hub
 from golfrace.protocol import pack
 from golfrace.redis_server import RedisServer, start_test_server
-from golfrace.store import (
-    Batcher,
-    Stored,
-    batch_client,
-    decode_state,
-    encode_state,
-    history_text,
-    next_history,
-)
+from golfrace.store import Stored
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -38,7 +32,7 @@ def test_state_round_trips_and_history_grows_incrementally() -> None:
         while game.legal_actions() and game.moves < 200:
             options = game.legal_actions() + ([Undo()] if game.history and rng.random() < 0.3 else [])
             after = game.apply(rng.choice(options))
-            hist = next_history(stored, after)
+            hist = next_history(stored.game, stored.hist, after)
             assert hist == history_text(after)
             assert decode_state(encode_state(after, hist)) == after
             stored, game = Stored("g", after, 0, "p", False, 0, {}, hist), after
