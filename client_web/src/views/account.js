@@ -91,7 +91,10 @@ const SIGNED_IN = `
       <p data-t="account.delete_warning"></p>
       <form class="account-form delete-form" novalidate>
         <label><span data-t="account.delete_confirm"></span><input name="confirm" dir="ltr" spellcheck="false"></label>
-        <button type="submit" class="btn danger" data-t="account.delete"></button>
+        <label class="delete-password-field"><span data-t="account.delete_password"></span>
+          <input name="password" type="password" autocomplete="current-password" dir="ltr" maxlength="512"></label>
+        <button type="submit" class="btn danger delete-password" data-t="account.delete"></button>
+        <button type="button" class="btn danger delete-passkey" data-t="account.delete_passkey"></button>
       </form>
     </div>
   </div>`;
@@ -250,6 +253,11 @@ export function createAccountView(app) {
     q(".account-no-games").hidden = profile.recent.length > 0;
     q(".display-form").elements.display.value = a.display === a.username ? "" : a.display;
     q(".current-field").hidden = !a.password;
+    q(".delete-password-field").hidden = !a.password;
+    q(".delete-password").hidden = !a.password;
+    const passkey = /** @type {HTMLButtonElement} */ (q(".delete-passkey"));
+    passkey.hidden = !a.passkeys;
+    passkey.disabled = !passkeysAvailable();
     q(".account-passkeys").textContent = t("account.passkeys", { n: a.passkeys });
   }
 
@@ -327,16 +335,28 @@ export function createAccountView(app) {
       const credential = await createPasskey(start.options);
       saved(await api("/passkey/add", { challenge_id: start.challenge_id, credential }));
     }));
+    // deleting asks again who this is (a signed-in session alone may be a borrowed phone): the password, or
+    // a fresh assertion of one of the account's own passkeys
     const del = /** @type {HTMLFormElement} */ (q(".delete-form"));
+    const deleted = () => {
+      toast(t("account.deleted"));
+      app.forgetPlayer(); // the deleted account's player id is not reused: the page starts as a new guest
+      changed(null);
+    };
     del.addEventListener("submit", (e) => {
       e.preventDefault();
-      run(del.querySelector("button"), async () => {
-        await api("/delete", { confirm: value(del, "confirm") });
-        toast(t("account.deleted"));
-        app.forgetPlayer(); // the deleted account's player id is not reused: the page starts as a new guest
-        changed(null);
+      if (q(".delete-password-field").hidden) return; // a passkey-only account: its button below
+      run(/** @type {HTMLButtonElement} */ (q(".delete-password")), async () => {
+        await api("/delete", { confirm: value(del, "confirm"), password: value(del, "password") });
+        deleted();
       });
     });
+    q(".delete-passkey").addEventListener("click", (e) => run(clicked(e), async () => {
+      const start = await api("/delete/options", {});
+      const credential = await getPasskey(start.options);
+      await api("/delete", { confirm: value(del, "confirm"), challenge_id: start.challenge_id, credential });
+      deleted();
+    }));
   }
 
   /** @type {import("./account_state.js").AccountState} */

@@ -24,7 +24,7 @@ from ..context import Context
 from . import sessions
 from .errors import AccountError
 from .passkeys import Party
-from .service import SIGNOUT_CHANNEL, Accounts, SignedIn
+from .service import SIGNOUT_CHANNEL, Accounts, Reauth, SignedIn
 from .settings import AccountSettings
 
 log = logging.getLogger("golfrace.accounts")
@@ -229,8 +229,23 @@ async def delete(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
-    await accounts.delete(player, data.get("confirm"))
+    proof = Reauth(
+        party(request, accounts.settings),
+        data.get("password"),
+        data.get("challenge_id"),
+        data.get("credential"),
+    )
+    await accounts.delete(player, data.get("confirm"), proof, client_net(request))
     return _cleared({"deleted": True})
+
+
+@endpoint
+async def delete_options(request: Request) -> Response:
+    accounts = _accounts(request)
+    await _body(request, accounts.settings)
+    player, _ = await _signed_in(request)
+    answer = await accounts.delete_options(party(request, accounts.settings), player, client_net(request))
+    return JSONResponse(answer)
 
 
 @endpoint
@@ -310,6 +325,7 @@ def routes() -> list[BaseRoute]:
         Route(base + "/rename", rename, methods=post),
         Route(base + "/profile", profile),
         Route(base + "/delete", delete, methods=post),
+        Route(base + "/delete/options", delete_options, methods=post),
         Route(base + "/passkey/signup/options", passkey_signup_options, methods=post),
         Route(base + "/passkey/signup", passkey_signup, methods=post),
         Route(base + "/passkey/signin/options", passkey_signin_options, methods=post),
