@@ -122,6 +122,13 @@ def test_password_sign_up_sign_out_and_sign_in(new_context: Any, web_server: Any
     page.click(".signin-password")
     page.wait_for_selector(".account-view[data-profile=shown]")
     assert _signed_in(page) == player
+    # one more passkey: the password is asked again first
+    page.fill(".add-passkey-field input", "a long and rare phrase")
+    page.click(".add-passkey")
+    page.wait_for_function(
+        f"document.querySelector('.account-passkeys')?.textContent === {ACCOUNT['passkeys']['one']!r}"
+    )
+    assert page.locator(".add-passkey-field").is_hidden()  # now its passkey confirms
     assert not page.errors, page.errors
 
 

@@ -54,7 +54,7 @@ async def test_an_account_across_instances_and_shards(deploy: Deployment) -> Non
         assert r.status_code == 200, r.text
         # deleting asks the passkey again (options on the first instance, answered to the third's page)
         async with httpx.AsyncClient(base_url=first.http, timeout=T, cookies=on_third.cookies) as same:
-            start = (await same.post("/api/account/delete/options", json={})).json()
+            start = (await same.post("/api/account/reauth/options", json={})).json()
         proof = {
             "confirm": name,
             "challenge_id": start["challenge_id"],

@@ -57,7 +57,7 @@ return 1
 @dataclass(frozen=True, slots=True)
 class Reauth:
     """What a request brings to prove again who it is: the password, or a passkey assertion of a challenge
-    made by ``delete_options`` (its id and the browser's answer); ``party`` checks the assertion."""
+    made by ``reauth_options`` (its id and the browser's answer); ``party`` checks the assertion."""
 
     party: passkeys.Party
     password: object = None
@@ -175,11 +175,16 @@ class Accounts:
         }
         return {"challenge_id": await self._new_challenge(net, data), "options": options}
 
-    async def passkey_add_options(self, party: passkeys.Party, player: str, net: str) -> dict[str, Any]:
+    async def passkey_add_options(
+        self, party: passkeys.Party, player: str, proof: Reauth, net: str
+    ) -> dict[str, Any]:
+        """Registration options for one more passkey, after ``reauthenticate`` (a session holder's own passkey
+        would otherwise confirm everything after)."""
         account = await self._loaded(player)
         existing = await self.store.passkey_ids(player)
         if len(existing) >= self.settings.max_passkeys:
             raise AccountError("too_many_passkeys", f"at most {self.settings.max_passkeys} passkeys")
+        await self.reauthenticate(account, proof, net)
         options, challenge = passkeys.registration_options(
             party, player, account.username, account.display, existing
         )
@@ -329,13 +334,14 @@ class Accounts:
             self.close_local(player, {h for h in hashes if isinstance(h, str)})
 
     # --- the account's own data -----------------------------------------------------------------------
-    async def change_password(self, player: str, current_hash: str, old: object, new: object) -> Account:
+    async def change_password(
+        self, player: str, current_hash: str, proof: Reauth, new: object, net: str
+    ) -> Account:
+        """A new password: the current one (``proof.password``), or for a passkey account setting its
+        first one, a passkey assertion (``reauthenticate``); every other session is signed out."""
         account = await self._loaded(player)
-        if account.pw is not None:
-            ok = await self.passwords.verify(account.pw, normalise(old if isinstance(old, str) else ""))
-            if not ok:
-                raise AccountError("bad_credentials", "the current password does not match")
         secret = check_password(new, account.username, self.settings)
+        await self.reauthenticate(account, proof, net)
         await self.store.set_fields(player, pw=await self.passwords.hash(secret), pw_changed=now_ms())
         await self.sign_out(player, None, keep=current_hash)
         return await self._loaded(player)
@@ -379,21 +385,25 @@ class Accounts:
             "open": await self.ctx.store.player_games(player),
         }
 
-    async def delete_options(self, party: passkeys.Party, player: str, net: str) -> dict[str, Any]:
-        """A passkey assertion request for confirming the deletion of ``player`` (its own passkeys only)."""
+    async def reauth_options(self, party: passkeys.Party, player: str, net: str) -> dict[str, Any]:
+        """A passkey assertion request for a signed-in account proving itself again (``reauthenticate``):
+        its own passkeys only; the challenge is bound to the account and used once."""
         existing = await self.store.passkey_ids(player)
         if not existing:
             raise AccountError("bad_passkey", "this account has no passkey")
         options, challenge = passkeys.authentication_options(party, existing)
-        data = {"kind": "delete", "challenge": challenge, "player": player}
+        data = {"kind": "reauth", "challenge": challenge, "player": player}
         return {"challenge_id": await self._new_challenge(net, data), "options": options}
 
     async def reauthenticate(self, account: Account, proof: Reauth, net: str) -> None:
         """The signed-in person proves again that they are the account (a session alone, a borrowed phone
-        or a stolen cookie, is not enough): a fresh passkey assertion of one of its passkeys, or its
-        password. Failures count like failed sign-ins (``Throttle``) and answer their sign-in codes."""
+        or a stolen cookie, is not enough) before what would let a session holder keep or destroy it:
+        deleting it, changing or setting its password, adding a passkey. A fresh assertion of one of its
+        passkeys (a challenge of ``reauth_options``), or its password. Failures count like failed sign-ins
+        (``Throttle``: a password for the account's username, a passkey for its player) and answer their
+        sign-in codes."""
         if proof.challenge_id is not None or proof.credential is not None:
-            data = await self._challenge(proof.challenge_id, "delete")
+            data = await self._challenge(proof.challenge_id, "reauth")
             if data.get("player") != account.player:
                 raise AccountError("bad_challenge", "this passkey request belongs to another account")
             await self._check_assertion(proof.party, proof.credential, data["challenge"], account.player, net)
