@@ -10,6 +10,7 @@ extensions) into that app's table. A handler gets the session and the validated 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -29,7 +30,7 @@ from .engine.rules import Variants
 from .errors import cause
 from .protocol import ProtocolError, unpack
 from .session import REQUEST, Request, Session
-from .store import Gate, Stored, channel, seat_of
+from .store import Also, Gate, Stored, channel, seat_of
 from .views import action_name, diff
 
 log = logging.getLogger("golfrace.handlers")
@@ -44,12 +45,23 @@ class SeatRules(Protocol):
 
     async def prepare(
         self, stored: Stored, after: Game | None, change: dict[str, Any] | None, now: int
-    ) -> tuple[Gate, tuple[str, bytes] | None]:
+    ) -> tuple[Gate, Also | None]:
         """The race gate the commit checks, and the race's move event it publishes (for a move)."""
         ...
 
-    async def committed(self, stored: Stored, status_changed: bool) -> None:
-        """A move of the seat was stored (by us, or earlier: a resent seq); the race catches up."""
+    def resent(self, stored: Stored) -> Awaitable[None] | None:
+        """A move of the seat that Redis had stored already (a resent seq, a commit whose reply was lost):
+        its event may not have reached this instance's followers of the race (they get it locally from
+        the commit that stores it), so they catch up; and the race follows as after ``committed``."""
+        ...
+
+    def stale(self, stored: Stored) -> None:
+        """The commit answered ``regate``: the race changed since ``prepare`` read it (read it again)."""
+        ...
+
+    def committed(self, stored: Stored, status_changed: bool) -> Awaitable[None] | None:
+        """A move of the seat was stored (by us, or earlier: a resent seq): the race follows in a task of
+        its own (done when it has), which the move's answer does not wait for."""
         ...
 
 
@@ -326,6 +338,9 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
         if result.outcome == "gate":  # recorded next round, as an answer only (a resend gets it again)
             gated = _refused(game_id, seq, result.refusal, {})
             continue
+        if result.outcome == "regate" and seats is not None:  # the race changed: describe it anew
+            seats.stale(stored)
+            continue
         if result.outcome == "conflict":
             metrics.CONFLICTS.inc()
             stored = None
@@ -343,9 +358,14 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
             metrics.labelled(metrics.MOVES, action_name(action)).inc()
             session.ctx.hub.deliver_local(channel(game_id), change, result.diff)
             changed = (before.status is Status.PLAYING) != (after.status is Status.PLAYING)
-            if seats is not None:
-                await _seat_committed(seats, store.cached(game_id) or stored, changed)
-            elif changed:
+            if seats is not None:  # the ack first: the race follows its seat in a task of its own
+                session.send(answer)
+                followed = seats.committed(store.cached(game_id) or stored, changed)
+                if also is not None:  # published after the diff: delivered here in the same order
+                    session.ctx.hub.deliver_local(also.channel, also.message, also.raw)
+                await _followed(followed)
+                return
+            if changed:
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
                 if after.status is not Status.PLAYING:  # accounts: the player's history
                     await accounts_ranked.solo_over(
@@ -364,13 +384,15 @@ def _refused(game_id: str, seq: int, code: str, params: dict[str, Any]) -> dict[
     return {"t": "refused", "game": game_id, "seq": seq, "code": code, "params": params}
 
 
-async def _seat_committed(seats: SeatRules, stored: Stored, status_changed: bool) -> None:
-    """The race follows its seat's move; best effort: the move is stored, and any later touch of the race
-    (a load, a timer, another move) catches up from the seats."""
-    try:
-        await seats.committed(stored, status_changed)
-    except Exception as exc:
-        log.warning("race of %s did not follow its move yet: %r", stored.id, exc)
+async def _followed(follow: Awaitable[None] | None) -> None:
+    """After a seat's answer: the connection's later requests that wait for this one (``lanes.py``: its
+    next request on the race, or one that reads what the race's end wrote, e.g. ``daily``) wait until the
+    race has followed its seat too. The answer is sent, so the request's deadline or the connection's end
+    only stops the wait (never an ``unavailable`` after an ``ack``); the race follows regardless."""
+    if follow is None:
+        return
+    with contextlib.suppress(asyncio.CancelledError, Exception):  # the task logs its own failures
+        await asyncio.shield(follow)
 
 
 async def _answer_again(session: Session, game_id: str, earlier: dict[str, Any]) -> None:
@@ -388,7 +410,7 @@ async def _answer_again(session: Session, game_id: str, earlier: dict[str, Any])
         stored = await store.load(game_id)
         seats: SeatRules | None = session.ctx.extras.get(SEATS)
         if stored is not None and "race" in stored.meta and seats is not None:
-            await _seat_committed(seats, stored, True)
+            await _followed(seats.resent(stored))
         elif stored is not None:
             await store.set_open(stored.owner, game_id, stored.game.status is Status.PLAYING)
     except RedisError as exc:

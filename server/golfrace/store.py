@@ -15,8 +15,8 @@ Keys (the ``{…}`` hash tag keeps one game's keys in one Redis Cluster slot):
 - ``golfrace:secret``  the token-signing secret shared by all instances (when not configured)
 - ``race:{RID}:gate``  hash, for a race's seats: ``starts_at``, ``deadline`` (ms, 0: none), ``ended`` (1),
                        ``undo`` (1/0), ``out:<seat>`` (a racer the race stopped: resigned, abandoned,
-                       timeout); written by the race (``races/``), read by the commit script of every
-                       seat move
+                       timeout), ``rev`` (the race record's revision); written by the race (``races/``),
+                       read by the commit script of every seat move
 
 A move is one compare-and-set: the server loads ``(state, v)``, runs the engine, and the commit script
 applies the result only if ``v`` is unchanged (otherwise the server reloads and tries again).
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import re
@@ -70,7 +71,7 @@ end
 local top = tonumber(redis.call('HGET', KEYS[4], stream) or '0')
 if seq <= top then return {'stale'} end
 if KEYS[5] then
-  local g = redis.call('HMGET', KEYS[5], 'starts_at', 'deadline', 'ended', 'undo', ARGV[19])
+  local g = redis.call('HMGET', KEYS[5], 'starts_at', 'deadline', 'ended', 'undo', ARGV[19], 'rev')
   local now = tonumber(ARGV[13])
   local deadline = tonumber(g[2] or '0')
   local refusal = nil
@@ -81,6 +82,8 @@ if KEYS[5] then
   elseif ARGV[18] == 'undo' and g[4] ~= '1' then refusal = 'undo_disabled'
   end
   if refusal then return {'gate', refusal} end
+  -- the race the server described the move with is not the stored one: read it again
+  if ARGV[22] ~= '' and g[6] and g[6] ~= ARGV[22] then return {'regate'} end
 end
 if v ~= ARGV[1] then return {'conflict', v} end
 if ARGV[5] == 'move' then
@@ -89,7 +92,7 @@ if ARGV[5] == 'move' then
   redis.call('RPUSH', KEYS[3], ARGV[7])
   redis.call('LTRIM', KEYS[3], -tonumber(ARGV[9]), -1)
   redis.call(ARGV[16], ARGV[11], ARGV[15] .. ARGV[7])
-  if ARGV[20] ~= '' then redis.call(ARGV[16], ARGV[20], ARGV[21]) end
+  if ARGV[20] ~= '' then redis.call(ARGV[16], ARGV[20], ARGV[15] .. ARGV[21]) end
 end
 redis.call('HSET', KEYS[4], stream, string.format('%d', seq), seqkey, ARGV[4])
 local window = tonumber(ARGV[14])
@@ -107,12 +110,15 @@ ORIGIN_LEN = 9
 FIELDS = ["state", "v", "owner", "hidden", "created", "meta"]
 
 
+SEAT_IDS_KEPT = 65_536
 SEAT_ID = re.compile(r"(r[a-z0-9]{11})-([1-9][0-9]?)")
 """A race seat's game id: the race id (``r`` + 11 characters) and the seat number."""
 
 
+@functools.lru_cache(maxsize=SEAT_IDS_KEPT)
 def seat_of(game_id: str) -> tuple[str, int] | None:
-    """``(race id, seat)`` when ``game_id`` is a race seat's game, else None."""
+    """``(race id, seat)`` when ``game_id`` is a race seat's game, else None (kept for the ids seen lately:
+    each move asks several times)."""
     match = SEAT_ID.fullmatch(game_id)
     return None if match is None else (match[1], int(match[2]))
 
@@ -138,11 +144,24 @@ def gate_key(race_id: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Also:
+    """A message a commit publishes after its diff (a race's move event): on ``channel``, packed as ``raw``
+    (with this process's origin prefix, like the diff), delivered here from ``message``."""
+
+    channel: str
+    raw: bytes
+    message: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Gate:
     """What a seat's commit checks besides the version: the race gate's key and the seat."""
 
     key: str
     seat: int
+    rev: int | None = None
+    """The race record's revision the move's event was made from (``Race.rev``): the commit answers
+    ``regate`` when the gate has another (None: not checked)."""
 
 
 def publish_command(redis: Any) -> str:
@@ -197,8 +216,9 @@ class Stored:
 
 @dataclass(frozen=True, slots=True)
 class Commit:
-    """A commit's outcome: ``ok``, ``dup`` (and the earlier answer), ``stale``, ``conflict``, ``nogame``, or
-    ``gate`` (a race seat's move the race refuses: ``refusal`` names the code; nothing was recorded)."""
+    """A commit's outcome: ``ok``, ``dup`` (and the earlier answer), ``stale``, ``conflict``, ``nogame``,
+    ``gate`` (a race seat's move the race refuses: ``refusal`` names the code; nothing was recorded) or
+    ``regate`` (the race changed since the move's event was made from it: nothing was recorded)."""
 
     outcome: str
     answer: bytes | None = None
@@ -304,7 +324,7 @@ class Store:
         return self.remember(stored)
 
     async def load(self, game_id: str) -> Stored | None:
-        fields = await self.redis.hmget(game_key(game_id), FIELDS)
+        fields = await self.batch.call("HMGET", game_key(game_id), *FIELDS)
         return self._keep(_stored(game_id, fields, self._cache.get(game_id)))
 
     def _keep(self, stored: Stored | None) -> Stored | None:
@@ -323,22 +343,25 @@ class Store:
             fields, answer = await pipe.execute()
         return self._keep(_stored(game_id, fields, self._cache.get(game_id))), answer
 
-    async def load_seats(self, game_ids: list[str]) -> list[tuple[Stored | None, int | None]]:
+    async def load_seats(
+        self, game_ids: list[str], also: tuple[Any, ...] | None = None
+    ) -> tuple[Any, list[tuple[Stored | None, int | None]]]:
         """Race seats: each stored game (None: not stored) and the time of its last logged action (ms), read
-        together (one slot: a race's seats share its hash tag)."""
-        if not game_ids:
-            return []
-        async with self.redis.pipeline(transaction=True) as pipe:
-            for game_id in game_ids:
-                pipe.hmget(game_key(game_id), FIELDS)
-                pipe.lindex(game_key(game_id) + ":log", -1)
-            replies = await pipe.execute()
+        together (one slot: a race's seats share its hash tag), after ``also`` (a command on a key of that
+        slot, e.g. the race's ``GET``), whose reply comes first."""
+        commands: list[tuple[Any, ...]] = [also] if also is not None else []
+        for game_id in game_ids:
+            commands += [("HMGET", game_key(game_id), *FIELDS), ("LINDEX", game_key(game_id) + ":log", -1)]
+        if not commands:
+            return None, []
+        replies = await self.batch.transaction(commands)
+        first = replies.pop(0) if also is not None else None
         out: list[tuple[Stored | None, int | None]] = []
         for i, game_id in enumerate(game_ids):
             fields, last = replies[2 * i], replies[2 * i + 1]
             stored = self._keep(_stored(game_id, fields, self._cache.get(game_id)))
             out.append((stored, int(last.split()[-1]) if last else None))
-        return out
+        return first, out
 
     async def commit(
         self,
@@ -350,13 +373,13 @@ class Store:
         diff: dict[str, Any] | None = None,
         log_entry: str = "",
         gate: Gate | None = None,
-        also: tuple[str, bytes] | None = None,
+        also: Also | None = None,
         undo: bool = False,
     ) -> Commit:
         """Record ``answer`` for ``seq`` and, for a move (``after`` given), store the new state, log and diff
         and publish the diff; only if the game is still at ``stored.v`` and this seq was never answered.
         A race seat's commit (``gate``) also needs the race gate's consent (``undo``: the action is an undo),
-        and publishes ``also`` (channel, payload: the race's move event) right after the diff."""
+        and publishes ``also`` (the race's move event) right after the diff, prefixed like it."""
         key = game_key(stored.id)
         status = after.status.value if after is not None else ""
         state = encode_state(after, next_history(stored, after), stored.code) if after is not None else b""
@@ -383,8 +406,9 @@ class Store:
             "1" if self.durable else "",
             "undo" if undo else "",
             f"out:{gate.seat}" if gate is not None else "",
-            also[0] if also is not None else "",
-            also[1] if also is not None else b"",
+            also.channel if also is not None else "",
+            also.raw if also is not None else b"",
+            "" if gate is None or gate.rev is None else str(gate.rev),
         ]
         keys = [key, key + ":log", key + ":diffs", key + ":seq"]
         if gate is not None:
@@ -433,7 +457,7 @@ class Store:
         return current, buffered[len(buffered) - missing :] if missing else []
 
     async def log(self, game_id: str) -> list[str]:
-        return [e.decode() for e in await self.redis.lrange(game_key(game_id) + ":log", 0, -1)]
+        return [e.decode() for e in await self.batch.call("LRANGE", game_key(game_id) + ":log", 0, -1)]
 
     # --- players ----------------------------------------------------------------------------------------
     async def touch_player(self, player: str, name: str | None) -> None:
@@ -727,7 +751,10 @@ class Batcher:
 
 
 CLOSE_WAIT = 2.0  # seconds aclose waits for batches in flight
-READ_ONLY = frozenset({"GET", "HGET", "HMGET", "LRANGE", "ZRANGE", "ZREVRANGE", "PING"})
+READ_ONLY = frozenset(
+    {"GET", "EXISTS", "HGET", "HMGET", "HGETALL", "LINDEX", "LRANGE", "ZRANGE", "ZREVRANGE", "PING"}
+    | {"MULTI", "EXEC"}  # a transaction of reads only
+)
 """Commands whose callers need no replica's confirmation (the batch's WAIT concerns the others)."""
 
 

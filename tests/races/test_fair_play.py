@@ -183,6 +183,12 @@ async def test_an_attempt_counts_for_its_day_only_within_the_grace(
     assert dee.player is not None
     result = await settled(lambda: service.daily.result(day, dee.player))
     assert result.get("late", False) is not counts
+
+    async def finalized() -> bool | None:  # the end's aftermath (the streak after the result) is done
+        race = await service.storage.read_race(rid)  # the record alone: reading it settles nothing
+        return True if race is not None and race.finalized else None
+
+    await settled(finalized)
     assert (await service.daily.streak(dee.player)).count == (1 if counts else 0)
     total, _ = await service.boards.page(daily_board(day.isoformat()), 0, 10)
     assert total == (1 if counts else 0)

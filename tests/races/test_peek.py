@@ -1,6 +1,7 @@
 """A seat's move describes its racer from the race as read lately on this instance (``RaceService.peek``):
-another seat's move does not make the next move read the race again; an event that changes the race (a
-start, a seat's end) does. Counted on the real service's reads of the real Redis."""
+another seat's move does not make the next move read the race again, nor does the event of a change
+written here (its revision is the peek's); a change this instance missed is caught by the commit, which
+checks the race's revision in the gate. Counted on the real service's reads of the real Redis."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ pytestmark = pytest.mark.timeout(60)
 
 @pytest.fixture
 async def server(settings: Settings) -> AsyncIterator[RunningServer]:
-    """No countdown, and a peek that stays fresh for the whole test (only events refresh it)."""
-    races = replace(settings.races, countdown_ms=0, peek_s=600.0)
+    """No countdown, a peek that stays fresh for the whole test (only events refresh it), and no par search
+    (its write would land at a time of its own)."""
+    races = replace(settings.races, countdown_ms=0, peek_s=600.0, solver_budget_s=0)
     async with running_server(settings.with_(races=races)) as running:
         yield running
 
@@ -63,9 +65,9 @@ async def test_a_move_event_keeps_the_peeked_race_and_a_race_event_drops_it(
     await open_seat(bob, rid, 2)
     reads = count_race_reads(service)
 
-    # eight moves, each one's event reaching the other racer: at most two reads (the first move since the
-    # start's event, and one more if the par the race computes in the background lands meanwhile); a read
-    # per move event would be eight
+    # eight moves, each one's event reaching the other racer: no read (the start was written here: the peek
+    # is the race as written, and the start's event carries its revision); a read per move event would be
+    # eight
     for n in range(1, 5):
         await move(ann, ann_game, n, {"a": "draw"})
         await bob.expect(
@@ -75,10 +77,50 @@ async def test_a_move_event_keeps_the_peeked_race_and_a_race_event_drops_it(
         await ann.expect(
             "race_progress", T, where=lambda m, n=n: m["racer"]["seat"] == 2 and m["racer"]["moves"] == n
         )
-    assert 1 <= len(reads) <= 2 and set(reads) == {rid}, reads
-    before = len(reads)
+    assert reads == [], reads
 
-    await ann.send({"t": "race_resign", "race": rid})  # a change of the race: its event drops the peek
+    # a change of the race written here: the peek is the race as written (its event, of that revision,
+    # keeps it), so the next move reads nothing and already tells the idle deadline that the resign started
+    await ann.send({"t": "race_resign", "race": rid})
     await bob.expect("race", T, where=lambda m: m["race"] == rid and m["racers"][0]["status"] == "resigned")
     await move(bob, bob_game, 5, {"a": "draw"})
-    assert len(reads) == before + 1 and set(reads) == {rid}, reads
+    progress = await ann.expect(
+        "race_progress", T, where=lambda m: m["racer"]["seat"] == 2 and m["racer"]["moves"] == 5
+    )
+    assert progress["racer"]["out_at"] is not None
+    assert reads == [], reads
+
+
+async def test_a_move_after_a_race_change_this_instance_missed_is_described_from_the_stored_race(
+    server: RunningServer, make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The peek is checked inside the commit: the gate carries the race record's revision, so a move made
+    from a race that changed meanwhile (its event lost here) is not stored with a stale event; the server
+    reads the race again and the event tells the idle deadline that Ann's resign started for Bob."""
+    service: RaceService = server.ctx.extras["races"].service
+    ann, bob = await make_client(name="Ann"), await make_client(name="Bob")
+    rid = (await new_race(ann, name="Ann", seats=2))["race"]
+    await join(bob, rid, name="Bob")
+    await ann.send({"t": "race_start", "race": rid})
+    for c in (ann, bob):
+        await c.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "running")
+    bob_game = f"{rid}-2"
+    await open_seat(bob, rid, 2)
+    await move(bob, bob_game, 1, {"a": "draw"})
+    first = await ann.expect("race_progress", T, where=lambda m: m["racer"]["moves"] == 1)
+    assert first["racer"]["out_at"] is None  # nobody has finished: no idle deadline yet
+
+    reads = count_race_reads(service)
+    monkeypatch.setattr(service, "forget", lambda race_id: None)  # the race's events are lost here
+    other = RaceService(service.redis, service.store, service.settings, service.daily, clock=service.clock)
+    try:  # another instance: Ann resigns there
+        resigned = await other.resign(rid, ann.player)
+    finally:
+        await other.close()
+    assert resigned.rev > (await service.peek(rid)).rev  # type: ignore[union-attr]  # the peek is stale
+    await move(bob, bob_game, 2, {"a": "draw"})
+    second = await ann.expect("race_progress", T, where=lambda m: m["racer"]["moves"] == 2)
+    ann_done = resigned.racers[0].finished_at
+    assert ann_done is not None  # Bob is out if idle from his last move (after Ann's resign) on:
+    assert second["racer"]["out_at"] >= ann_done + resigned.idle_s * 1000
+    assert reads == [rid]  # read again once, because the commit found another revision in the gate

@@ -56,7 +56,9 @@ def test_countdown_is_server_time_and_moves_wait_for_it() -> None:
     assert race.starts_at == T0 + 10 + 3000
     assert race.phase(T0 + 3009) is Phase.COUNTDOWN and race.phase(T0 + 3010) is Phase.RUNNING
     # the gate every seat commit checks (in Redis, tests/races/test_wire.py): no move before starts_at
-    assert race.gate() == {"starts_at": T0 + 3010, "deadline": 0, "ended": 0, "undo": 1}
+    # and the record's revision (bumped by each write), which the commit checks against the race it was
+    # told the move with (tests/races/test_peek.py)
+    assert race.gate() == {"starts_at": T0 + 3010, "deadline": 0, "ended": 0, "undo": 1, "rev": 0}
     assert lobby(code).gate() == {}  # no seat games in the lobby
     err(lambda: race.join("carol", "Carol", T0 + 20), "race_started")
     assert race.join("bob", "Bob", T0 + 20) is race  # a seated racer comes back to the same seat

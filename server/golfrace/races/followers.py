@@ -49,6 +49,8 @@ class RaceFollower:
             return
         if kind == "move":  # made once per event for every local follower (``RaceWire.moved``)
             moved = wire_of(session).moved(envelope, rid)
+            if moved.first and msg["progress"].get("status") != "playing":
+                service.seat_ended(rid, int(msg["seat"]))
             session.send_shared(moved.progress)
             if self.role == "watcher":
                 session.send_shared(moved.board)
@@ -56,7 +58,7 @@ class RaceFollower:
                     session.send({"t": "race_board", "race": rid, "board": other, "diff": None})
             return
         # a race started or changed on another instance: this one settles it on time too
-        service.forget(rid)
+        service.forget(rid, msg.get("rev"))
         service.timers.arm(rid, msg.get("check_at"), msg.get("ended_at"))
         if msg.get("ended_at") is not None:
             service.complete_later(rid)
@@ -131,11 +133,13 @@ class Moved:
     """A seat's move event as its followers on this instance get it: ``race_progress`` for all, ``race_board``
     for watchers (made when the first watcher asks), each encoded and framed once."""
 
-    __slots__ = ("_board", "event", "progress", "race_id")
+    __slots__ = ("_board", "event", "first", "progress", "race_id")
 
     def __init__(self, event: Envelope, race_id: str, now: int) -> None:
         self.event = event
         self.race_id = race_id
+        self.first = True
+        """Only while the event's first follower here handles it (what the instance does once)."""
         msg = event.message
         self.progress = Envelope.of(
             event.channel, {"t": "race_progress", "race": race_id, "racer": msg["progress"], "now": now}
@@ -174,6 +178,8 @@ class RaceWire:
         moved = self._moved
         if moved is None or moved.event is not event or moved.race_id != race_id:
             moved = self._moved = Moved(event, race_id, self.service.clock())
+        else:
+            moved.first = False
         return moved
 
     async def follow(self, session: Session, race_id: str, role: str, ref: str) -> RaceFollower:

@@ -19,7 +19,7 @@ from . import race_views
 from .daily import parse_day
 from .daily_race import daily_play, daily_status
 from .errors import RaceError
-from .followers import send_board, send_race, wire_of
+from .followers import send_board, send_race, send_view, wire_of
 from .race import RaceOptions
 from .service import split_game_id
 from .settings import DEFAULT_SETTINGS
@@ -77,16 +77,18 @@ async def on_race_join(session: Session, msg: dict[str, Any]) -> None:
     await still_signed_in(session, "race_join")  # accounts: a signed-out session plays no more
     race_id = msg["race"]
     try:
-        existing = await wire.service.load(race_id)
-        if existing is None:
+        if not await wire.service.storage.exists(race_id):
             raise RaceError("race_not_found", f"no race {race_id!r}", race=race_id)
-        await wire.follow(session, race_id, "racer", ref="race_join")
-        name = msg.get("name") or (None if existing.racer(player) else _name(session, msg))
-        await wire.service.join(race_id, player, name)
+        await wire.follow(session, race_id, "racer", ref="race_join")  # before the write: no event missed
+        joined = await wire.service.join(race_id, player, msg.get("name") or None, _name(session, msg))
     except RaceError as exc:
         await wire.drop((id(session), race_id)) if (id(session), race_id) in wire.followers else None
         raise race_error(exc, "race_join") from None
-    await send_race(session, race_id, ref="race_join")
+    # the answer: the race as just written (or found, for a racer already seated as they are)
+    watchers = joined.watchers
+    if watchers is None:
+        watchers = await wire.service.presence.watchers(race_id)
+    send_view(session, joined.after, joined.seats, watchers, watcher=False)
 
 
 async def _simple(session: Session, msg: dict[str, Any], what: str) -> None:

@@ -58,8 +58,12 @@ def live_watchers(shares: Mapping[Any, bytes | str], now: int, stale_ms: int) ->
 
 
 class Presence:
-    def __init__(self, redis: aioredis.Redis, settings: RaceSettings, clock: Clock, instance: str) -> None:
+    def __init__(
+        self, redis: aioredis.Redis, settings: RaceSettings, clock: Clock, instance: str, batch: Any
+    ) -> None:
         self.redis = redis
+        self.batch = batch
+        """The store's batcher (``store.Batcher``): the reads and stamps of every race write and join."""
         self.settings = settings
         self.clock = clock
         self.instance = instance
@@ -77,7 +81,7 @@ class Presence:
 
     # --- watchers -----------------------------------------------------------------------------------------
     async def watchers(self, race_id: str) -> int:
-        return self._live(await self.redis.hgetall(watchers_key(race_id)))
+        return self._live(_pairs(await self.batch.call("HGETALL", watchers_key(race_id))))
 
     def _live(self, shares: Mapping[Any, bytes | str]) -> int:
         return live_watchers(shares, self.clock(), self.stale_ms)
@@ -138,13 +142,8 @@ class Presence:
     async def here(self, race_id: str, player: str, present_now: bool) -> None:
         """A racer's first connection following the race on this instance came (True) or the last left."""
         key, field = presence_key(race_id), f"{player}|{self.instance}"
-        async with self.redis.pipeline(transaction=False) as pipe:
-            if present_now:
-                pipe.hset(key, field, self.clock())
-            else:
-                pipe.hdel(key, field)
-            pipe.expire(key, self.settings.race_ttl_s)
-            await pipe.execute()
+        stamp = ("HSET", key, field, self.clock()) if present_now else ("HDEL", key, field)
+        await self.batch.transaction([stamp, ("EXPIRE", key, self.settings.race_ttl_s)])
 
     async def restamp_here(self, racers: set[tuple[str, str]]) -> None:
         """Every ``watcher_refresh_s``: re-stamp the (race, player) pairs connected to this instance."""
@@ -178,3 +177,10 @@ class Presence:
     def forget_lobby(self, race_id: str) -> None:
         for key in [k for k in self._absent if k[0] == race_id]:
             del self._absent[key]
+
+
+def _pairs(reply: Any) -> Mapping[Any, Any]:
+    """``HGETALL`` as the batcher returns it (the flat RESP2 array) as a mapping."""
+    if isinstance(reply, Mapping):
+        return reply
+    return dict(zip(reply[::2], reply[1::2], strict=True))

@@ -81,6 +81,9 @@ class Race:
     finalized: bool = False
     """The end's aftermath (records, boards, bests, daily) is done; until then whoever touches the ended race
     does it (every step is idempotent), so a process dying at the end loses nothing."""
+    rev: int = 0
+    """The record's revision, one more with every write and copied into the gate: a seat's commit checks
+    that the race it describes (``RaceService.peek``) is the stored one."""
 
     # --- creation ------------------------------------------------------------------------------------
     @classmethod
@@ -138,6 +141,7 @@ class Race:
             "deadline": self.deadline or 0,
             "ended": int(self.ended_at is not None),
             "undo": int(self.options.undo),
+            "rev": self.rev,
         }
         for r in self.racers:
             if r.outcome in STOPPED:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..engine import GameCode
@@ -10,10 +11,16 @@ from .racer import Outcome, Racer
 from .settings import DEFAULT_SETTINGS
 
 
+@functools.lru_cache(maxsize=4096)
+def code_text(code: GameCode) -> str:
+    """``str(code)``, kept for the codes of the races seen lately (every write and view spells it)."""
+    return str(code)
+
+
 def race_to_data(self: Race) -> dict[str, Any]:
     return {
         "id": self.id,
-        "code": str(self.code),
+        "code": code_text(self.code),
         "options": [self.options.undo, self.options.time_limit_s, self.options.seats],
         "host": self.host,
         "created_at": self.created_at,
@@ -28,6 +35,7 @@ def race_to_data(self: Race) -> dict[str, Any]:
         "next_seat": self.next_seat,
         "idle_s": self.idle_s,
         "finalized": self.finalized,
+        "rev": self.rev,
         "racers": [
             {
                 "player": r.player,
@@ -73,4 +81,5 @@ def race_from_data(data: dict[str, Any]) -> Race:
         next_seat=int(data["next_seat"]),
         idle_s=int(data.get("idle_s", DEFAULT_SETTINGS.idle_forfeit_s)),
         finalized=bool(data.get("finalized", False)),
+        rev=int(data.get("rev", 0)),
     )

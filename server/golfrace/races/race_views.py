@@ -13,8 +13,10 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ..engine import Game
+from ..engine.deal import Deal
 from ..views import card_code
 from .race import Race
+from .race_data import code_text
 from .racer import STOPPED, Racer, Seat, Seats
 
 
@@ -38,17 +40,23 @@ def progress(race: Race, racer: Racer, seats: Seats, now: int) -> dict[str, Any]
 
 
 def board(
-    race: Race, racer: Racer, seats: Seats, now: int, shown: int | Literal["?"] | None = "?"
+    race: Race,
+    racer: Racer,
+    seats: Seats,
+    now: int,
+    shown: int | Literal["?"] | None = "?",
+    made: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A racer's board for watchers: progress plus the visible cards (tableau and discard). Fair play: a
-    drawn card on the discard only once every racer still playing has drawn as many (``shown``, default
-    ``race.shown_draws``), and a daily attempt's cards not at all before its day is over (counts only)."""
+    """A racer's board for watchers: progress (``made``: that racer's ``progress`` already made) plus the
+    visible cards (tableau and discard). Fair play: a drawn card on the discard only once every racer still
+    playing has drawn as many (``shown``, default ``race.shown_draws``), and a daily attempt's cards not at
+    all before its day is over (counts only)."""
     if shown == "?":
         shown = race.shown_draws(seats, now)
-    out = progress(race, racer, seats, now)
+    out = dict(made) if made is not None else progress(race, racer, seats, now)
     seat: Seat | None = seats.get(racer.seat)
     game = seat.game if seat is not None else None
-    out["columns"] = [[c.code for c in col] for col in game.columns] if game else None
+    out["columns"] = columns(game) if game else None
     out["discard"] = card_code(game.discard) if game else None
     out["hidden"] = False
     if game is not None and race.daily is not None and shown is not None:
@@ -56,6 +64,24 @@ def board(
     elif game is not None and shown is not None and drawn_on_top(game) > shown:
         out["discard"], out["hidden"] = None, True
     return out
+
+
+def columns(game: Game) -> list[list[str]]:
+    """The tableau as card codes, each column top → bottom: slices of the deal's codes, made once per deal
+    (a board goes out with every move of a race)."""
+    deal = game.deal
+    known = _DEAL_CODES.get(id(deal))
+    if known is None or known[0] is not deal:
+        if len(_DEAL_CODES) >= DEAL_CODES_MAX:
+            _DEAL_CODES.clear()
+        known = _DEAL_CODES[id(deal)] = (deal, [[c.code for c in col] for col in deal.columns])
+    codes = known[1]
+    return [codes[i][:h] for i, h in enumerate(game.heights)]
+
+
+DEAL_CODES_MAX = 4096
+"""Deals whose card codes ``columns`` keeps (by identity: a seat's games share their deal)."""
+_DEAL_CODES: dict[int, tuple[Deal, list[list[str]]]] = {}
 
 
 def drawn_on_top(game: Game) -> int:
@@ -101,7 +127,7 @@ def race_view(
     return {
         "race": race.id,
         "phase": race.phase(now).value,
-        "code": str(race.code) if race.code_visible_to(viewer, now) else None,
+        "code": code_text(race.code) if race.code_visible_to(viewer, now) else None,
         "rules": race.code.rules.value,
         "variants": _variants(race),
         "typed": race.typed,

@@ -24,6 +24,7 @@ from ..views import card_code, move_fields
 from .daily import day_start_ms, parse_day
 from .errors import RaceError
 from .race import Race
+from .race_data import code_text
 from .racer import STOPPED, Racer
 from .settings import DAY_MS, DEFAULT_SETTINGS, RaceSettings
 
@@ -69,7 +70,7 @@ class GameRecord:
         start = race.starts_at
         return cls(
             race.game_id(racer),
-            str(race.code),
+            code_text(race.code),
             racer.player,
             racer.name,
             racer.status,

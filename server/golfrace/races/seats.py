@@ -4,12 +4,15 @@ the race following the seat once the commit is stored."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any
 
-from ..engine import Game
+from ..engine import Game, Status
+from ..hub import Hub
 from ..protocol import pack
-from ..store import Gate, Stored, gate_key, seat_of
-from .race_views import board, progress, watcher_diff
+from ..store import Also, Gate, Stored, gate_key, seat_of
+from .race import Race
+from .race_views import board, drawn_on_top, progress, watcher_diff
 from .racer import Seat
 from .service import RaceService
 from .storage import race_channel
@@ -19,12 +22,13 @@ HIDDEN_FROM_OTHERS = ("t", "game", "code")
 
 
 class SeatRules:
-    def __init__(self, service: RaceService) -> None:
+    def __init__(self, service: RaceService, hub: Hub) -> None:
         self.service = service
+        self.hub = hub
 
     async def prepare(
         self, stored: Stored, after: Game | None, change: dict[str, Any] | None, now: int
-    ) -> tuple[Gate, tuple[str, bytes] | None]:
+    ) -> tuple[Gate, Also | None]:
         race_id, seat = _race_seat(stored)
         gate = Gate(gate_key(race_id), seat)
         if after is None or change is None:
@@ -33,16 +37,21 @@ class SeatRules:
         racer = race.racer_at(seat) if race is not None else None
         if race is None or racer is None:
             return gate, None
+        gate = Gate(gate.key, seat, race.rev)  # the commit checks that the race is still this one
         seats: dict[int, Seat] = {seat: Seat(after, stored.v + 1, now)}
         shown: int | None = None
         was: int | None = None
-        if not race.cards_public(now):  # fair play 11.4: the others' draws bound what watchers see
+        if not race.cards_public(now):
+            shown = was = 0  # all there is to see of a daily attempt (counts) and of a tap (see below)
+        if not race.cards_public(now) and _may_show_a_draw(race, stored.game, after):
+            # fair play 11.4: the others' draws bound what watchers see of this board
             others, _ = await self.service.storage.seats(race)
             before = {**others, seat: Seat(stored.game, stored.v)}
             seats = {**others, **seats}
             shown = race.observe(seats).shown_draws(seats, now)
             was = race.shown_draws(before, now)
-        race = race.observe(seats)  # this seat's own end, if the move is one
+        if after.status is not Status.PLAYING or len(seats) > 1:  # seats' ends (this one's, if it is one)
+            race = race.observe(seats)
         racer = race.racer_at(seat) or racer
         event: dict[str, Any] = {
             "k": "move",
@@ -52,16 +61,36 @@ class SeatRules:
             "diff": watcher_diff(
                 race, {k: v for k, v in change.items() if k not in HIDDEN_FROM_OTHERS}, after, shown
             ),
-            "progress": progress(race, racer, seats, now),
-            "board": board(race, racer, seats, now, shown),
         }
+        event["progress"] = made = progress(race, racer, seats, now)
+        event["board"] = board(race, racer, seats, now, shown, made)
         if shown is not None and was is not None and shown > was:  # other boards' draws may show now
             event["boards"] = [board(race, r, seats, now, shown) for r in race.racers if r.seat != seat]
-        return gate, (race_channel(race_id), pack(event))
+        return gate, Also(race_channel(race_id), pack(event), event)
 
-    async def committed(self, stored: Stored, status_changed: bool) -> None:
-        if status_changed:
-            await self.service.touch(_race_seat(stored)[0])
+    def resent(self, stored: Stored) -> Awaitable[None] | None:
+        race_id = _race_seat(stored)[0]
+        self.hub.resume(race_channel(race_id))  # each local follower gets the race as it is now
+        return self.service.touch_soon(race_id)
+
+    def stale(self, stored: Stored) -> None:
+        self.service.stale(_race_seat(stored)[0])
+
+    def committed(self, stored: Stored, status_changed: bool) -> Awaitable[None] | None:
+        if not status_changed:
+            return None
+        return self.service.touch_soon(_race_seat(stored)[0])
+
+
+def _may_show_a_draw(race: Race, before: Game, after: Game) -> bool:
+    """Whether the other seats' draws decide what watchers see of this move (fair play 11.4, ``shown``): not
+    for a daily attempt (counts only, whatever they drew), nor for a move that leaves this seat's draws as
+    they were, keeps it playing and shows no drawn card on the discard (a tap): then no drawn card is on
+    view and the least any racer still playing has drawn is as before (watchers see what ``shown`` 0 lets
+    them, which is all of it)."""
+    if race.daily is not None:
+        return False
+    return after.drawn != before.drawn or after.status is not Status.PLAYING or drawn_on_top(after) > 0
 
 
 def _race_seat(stored: Stored) -> tuple[str, int]:

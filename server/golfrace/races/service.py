@@ -4,8 +4,8 @@ compare-and-set of ``storage.py``, and complete the end of any race it touches â
 Events on ``race:{<id>}`` (internal: they carry every audience's view; ``followers.py`` picks what each
 connection may see):
 
-- ``{"k": "race", "views": {player: view, "": watcher view}, "boards": [...], "check_at", "ended_at"}`` after
-  any change of the race (published by the write itself);
+- ``{"k": "race", "rev", "views": {player: view, "": watcher view}, "boards": [...], "check_at",
+  "ended_at"}`` after any change of the race (published by the write itself; ``rev``: the record's);
 - ``{"k": "move", "seat", "player", "v", "diff", "progress", "board"}`` after a seat's move (published by the
   seat's commit, ``seats.py``);
 - ``{"k": "watchers", "n"}`` when the watcher count changes (``presence.py``).
@@ -25,18 +25,15 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import date
 from typing import Any
 
 import redis.asyncio as aioredis
 
-from .. import metrics
-from ..accounts import ranked as accounts_ranked
 from ..accounts.settings import AccountSettings
 from ..engine import GameCode, Rules, Variants, random_ranked_code
 from ..protocol import pack
 from ..store import Store, seat_id
-from . import race_views, solving
+from . import aftermath, race_views, solving
 from .daily import DailyBook
 from .errors import RaceError
 from .leaderboard import Leaderboards
@@ -45,9 +42,9 @@ from .lobby import Lobbies
 from .presence import Presence
 from .race import Race, RaceOptions
 from .racer import Seat, Seats
-from .replay import Checks, GameRecord, RecordStore, Verified, review_reason, verify
+from .replay import Checks, RecordStore
 from .settings import RaceSettings
-from .stats import History, Played
+from .stats import History
 from .storage import Loaded, RaceStore
 from .timers import SETTLE_RETRY_S, Tasks, Timers, retrying
 
@@ -79,6 +76,8 @@ class Change:
     before: Race
     after: Race
     seats: Seats
+    watchers: int | None = None
+    """The watcher count the write's event told (None: no event)."""
 
 
 class RaceService:
@@ -105,10 +104,14 @@ class RaceService:
         self.history = History(redis, settings.stats_games_max, settings.stats_ttl_s)
         self.tasks = Tasks()
         self.instance = secrets.token_hex(6)
-        self.presence = Presence(redis, settings, clock, self.instance)
+        self.presence = Presence(redis, settings, clock, self.instance, store.batch)
         self.timers = Timers(clock, self._settle, self.tasks)
         self._peeked: dict[str, tuple[float, Race]] = {}
         self._completing: set[str] = set()
+        self._following: dict[str, asyncio.Task[None]] = {}
+        """Race id â†’ this instance's ``touch_soon`` of it, while it runs."""
+        self._again: set[str] = set()
+        """Races asked to ``touch_soon`` again while it runs."""
         self.lobbies = Lobbies(self)
 
     # --- reading --------------------------------------------------------------------------------------
@@ -119,7 +122,7 @@ class RaceService:
     async def load_with_seats(self, race_id: str) -> tuple[Race, Seats] | None:
         """The race and its seats as they are now: settled first (the seats' ends, the time limit, idle
         racers) and with an unfinished end completed."""
-        loaded = await self.storage.read(race_id)
+        loaded = await self.storage.read(race_id, self._seats_hint(race_id))
         if loaded is None:
             return None
         race, seats = loaded.race, loaded.seats
@@ -139,8 +142,22 @@ class RaceService:
         race = await self.storage.read_race(race_id)  # the record only: a peek needs no seat
         return None if race is None else self._remember(race)
 
-    def forget(self, race_id: str) -> None:
-        """A race event arrived: the next seat move reads the race again."""
+    def _seats_hint(self, race_id: str) -> list[int] | None:
+        """The seats of the race as seen here lately (read with its record; a wrong guess costs a read)."""
+        seen = self._peeked.get(race_id)
+        if seen is None or seen[1].starts_at is None:
+            return None
+        return [r.seat for r in seen[1].racers]
+
+    def forget(self, race_id: str, rev: Any = None) -> None:
+        """A race event arrived (of the record's revision ``rev``): unless the race peeked here is as new
+        (the event of a write made here), the next seat move reads the race again."""
+        seen = self._peeked.get(race_id)
+        if seen is not None and (not isinstance(rev, int) or rev > seen[1].rev):
+            del self._peeked[race_id]
+
+    def stale(self, race_id: str) -> None:
+        """A seat's commit found another revision of the race in its gate: the peek is read again."""
         self._peeked.pop(race_id, None)
 
     def _remember(self, race: Race) -> Race:
@@ -154,10 +171,12 @@ class RaceService:
     async def update(self, race_id: str, change: Callable[[Race], Race]) -> Change:
         """Apply ``change`` (to the race settled from its seats) with a compare-and-set on the race and its
         seats, publishing the event with the write; then complete the end if the race has ended."""
+        hint = self._seats_hint(race_id)
         for _ in range(self.settings.cas_retries):
-            loaded = await self.storage.read(race_id)
+            loaded = await self.storage.read(race_id, hint)
             if loaded is None:
                 raise RaceError("race_not_found", f"no race {race_id!r}", race=race_id)
+            hint = [n for n in loaded.versions]
             result = await self._try(loaded, change)
             if result is not None:
                 break
@@ -167,7 +186,7 @@ class RaceService:
         self._remember(after)
         if after.ended_at is not None and not after.finalized:
             after = await self._finish(after, seats)
-            result = Change(result.before, after, seats)
+            result = Change(result.before, after, seats, result.watchers)
         self.timers.arm(after.id, after.next_check(seats), after.ended_at)
         return result
 
@@ -176,25 +195,27 @@ class RaceService:
         after = change(before.settle(now, loaded.seats))
         if after == before:
             return Change(before, before, loaded.seats)
+        quiet = replace(before, finalized=after.finalized) == after  # only the aftermath's mark
+        after = replace(after, rev=before.rev + 1)  # the gate's copy tells the seats' commits
         seats: dict[int, Seat] = dict(loaded.seats)
         new_seats: dict[int, dict[str, Any]] = {}
         if before.starts_at is None and after.starts_at is not None:  # the start: every seat's game
             fresh, new_seats = self.seat_games(after)
             seats.update(fresh)
-        quiet = replace(before, finalized=after.finalized) == after  # only the aftermath's mark
-        event = b"" if quiet else pack(await self._event(after, now, seats))
+        watchers = None if quiet else await self.presence.watchers(after.id)
+        event = b"" if watchers is None else pack(self._event(after, now, seats, watchers))
         if after.starts_at is None and not after.racers:  # fair play: an empty lobby goes
             outcome = await self.storage.delete(loaded, event)
         else:
             outcome = await self.storage.write(loaded, after, event, new_seats)
         if outcome == "gone":
             raise RaceError("race_not_found", f"no race {after.id!r}", race=after.id)
-        return Change(before, after, seats) if outcome == "ok" else None
+        return Change(before, after, seats, watchers) if outcome == "ok" else None
 
-    async def _event(self, race: Race, now: int, seats: Seats) -> dict[str, Any]:
-        watchers = await self.presence.watchers(race.id)
+    def _event(self, race: Race, now: int, seats: Seats, watchers: int) -> dict[str, Any]:
         return {
             "k": "race",
+            "rev": race.rev,  # an instance whose peek is this revision keeps it
             "check_at": race.next_check(seats),  # for the timers of the other instances serving it
             "ended_at": race.ended_at,
             "views": race_views.all_views(race, now, watchers, seats),
@@ -228,6 +249,38 @@ class RaceService:
         """A seat's game ended (or may have): the race follows its seats now."""
         await self.update(race_id, lambda r: r)
 
+    def touch_soon(self, race_id: str) -> asyncio.Task[None]:
+        """``touch`` in a task of its own (done once the race has followed): one at a time per race here, once
+        more if asked meanwhile, so concurrent seat ends do not contend for the race's compare-and-set.
+        Redis away: retried; this instance dead: done by the next touch or by ``seat_ended`` elsewhere."""
+        running = self._following.get(race_id)
+        if running is not None and not running.done():
+            self._again.add(race_id)
+            return running
+
+        async def attempt() -> None:
+            try:
+                await self.touch(race_id)
+            except RaceError as exc:
+                if exc.code != "busy":
+                    raise  # gone: nothing to follow
+                self._again.add(race_id)  # contention on the race: once more
+
+        async def run() -> None:
+            try:
+                while True:
+                    self._again.discard(race_id)
+                    await retrying(attempt, SETTLE_RETRY_S, (RaceError,), f"following race {race_id}")
+                    if race_id not in self._again:
+                        return
+            finally:
+                if self._following.get(race_id) is task:
+                    del self._following[race_id]
+
+        task = self.tasks.spawn(run())
+        self._following[race_id] = task
+        return task
+
     async def _settle(self, race_id: str) -> None:
         await self.update(race_id, lambda r: r)  # update settles it first, and arms the next timer
 
@@ -255,21 +308,25 @@ class RaceService:
         await self.insert(race)
         return race
 
-    async def join(self, race_id: str, player: str, name: str | None) -> Race:
+    async def join(self, race_id: str, player: str, name: str | None, new_name: str = "") -> Change:
+        """Seat ``player`` (named ``name``, or ``new_name`` when not seated yet); a seated racer with
+        ``name`` None stays as they are."""
+
         def change(r: Race) -> Race:
             seated = r.racer(player)
             if seated is not None and name is None:
                 return r
-            return r.join(player, name if name is not None else "", self.clock(), self.settings)
+            return r.join(player, name if name is not None else new_name, self.clock(), self.settings)
 
-        return (await self.update(race_id, change)).after
+        return await self.update(race_id, change)
 
     async def leave(self, race_id: str, player: str) -> Race:
         return (await self.update(race_id, lambda r: r.leave(player))).after
 
     async def start(self, race_id: str, player: str) -> Race:
         race = (await self.update(race_id, lambda r: r.start(player, self.clock(), self.settings))).after
-        self.tasks.spawn(self.compute_par(race))
+        if self.settings.solver_budget_s > 0:  # 0: no par search (no solver thread per race)
+            self.tasks.spawn(self.compute_par(race))
         await self.live.add(race)
         return race
 
@@ -288,7 +345,7 @@ class RaceService:
         name = racer.name if racer else ""
         for _ in range(50):  # the first accepter may still be writing the next race
             try:
-                return await self.join(old.rematch, player, name)
+                return (await self.join(old.rematch, player, name)).after
             except RaceError as exc:
                 if exc.code != "race_not_found":
                     raise
@@ -297,49 +354,13 @@ class RaceService:
 
     # --- the end of a race ----------------------------------------------------------------------------
     async def _finish(self, race: Race, seats: Seats) -> Race:
-        """Keep every racer's record, post the results, close daily attempts, then mark the race finalized.
-        Safe to run twice or concurrently; a failure leaves it to the next touch."""
-        try:
-            records: list[tuple[GameRecord, Verified]] = []
-            for racer in race.racers:
-                if racer.finished_at is None or racer.seat not in seats:
-                    continue
-                entries = await self.store.log(race.game_id(racer))
-                moves = [(tok, int(ms)) for tok, _, ms in (e.partition(" ") for e in entries)]
-                record = GameRecord.of(race, racer, moves)
-                v = verify(record)  # a replay of the whole game: once per record
-                records.append((record, v))
-                await self.records.save(record)
-                await self.boards.submit_record(record)
-                await accounts_ranked.race_over(self.redis, self.accounts, record, v)  # accounts: history
-                if race.daily and race.ranked:
-                    result = {
-                        "score": v.score,
-                        "elapsed": record.elapsed,
-                        "moves": v.moves,
-                        "left": list(v.game.heights),
-                        "game": record.game,
-                        "status": record.status,
-                        "review": review_reason(record, self.boards.checks),  # fair play: too fast?
-                    }
-                    day = date.fromisoformat(race.daily)
-                    await self.daily.finish(day, racer.player, result, ended_at=record.finished_at)
-            # after what the racers' pages ask for next (results, boards, the daily's share text)
-            for record, v in records:
-                await self.history.note(record.player, Played.of_record(record, v))
-            await self.live.remove(race.id)
-            done = await self.update(race.id, lambda r: r.finalize())
-        except Exception:
-            log.exception("finishing race %s failed; the next touch tries again", race.id)
-            return race
-        if done.after.finalized and not done.before.finalized:  # counted once, by the finalizing write
-            for racer in done.after.racers:
-                metrics.labelled(metrics.RACE_RESULTS, racer.status).inc()
-        return done.after
+        """The end's aftermath (``aftermath.finish``); a failure leaves it to the next touch."""
+        return await aftermath.finish(self, race, seats)
 
     def complete_later(self, race_id: str) -> None:
-        """A race ended on another instance (its event came here): should that instance die before the
-        end's aftermath, this one completes it after a few sweeps (reading it does, if still needed)."""
+        """A race ended, or a seat of it, on another instance (its event came here): should that instance
+        die before it followed (the race's update, the end's aftermath), this one does after a few sweeps
+        (reading the race does, if still needed)."""
         if race_id in self._completing:
             return
         self._completing.add(race_id)
@@ -357,6 +378,16 @@ class RaceService:
 
     async def _complete(self, race_id: str) -> None:
         await self.load_with_seats(race_id)
+
+    def seat_ended(self, race_id: str, seat: int) -> None:
+        """A seat's game ended (its move event came here). The instance that stored the move follows the
+        race itself (``touch_soon``); should it die first, this one settles the race after a few sweeps
+        (reading it does, if still needed)."""
+        seen = self._peeked.get(race_id)
+        racer = seen[1].racer_at(seat) if seen is not None else None
+        if race_id in self._following or (racer is not None and racer.done):
+            return  # followed here already
+        self.complete_later(race_id)
 
     async def compute_par(self, race: Race) -> None:
         par = await asyncio.to_thread(solving.par, race.code, self.settings.solver_budget_s)

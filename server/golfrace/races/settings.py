@@ -37,7 +37,7 @@ class RaceSettings:
     daily_max_tries: int = 64
     """Candidate codes tried per day before giving up on a winnable daily code (solver-checked)."""
     solver_budget_s: float = 2.0
-    """Seconds the solver may spend on one par or winnability question."""
+    """Seconds the solver may spend on one par or winnability question (0: a race searches no par)."""
     idle_forfeit_s: int = 300
     """Once a racer has finished, a racer still playing who makes no move for this long (seconds, counted from
     the later of their last move and that first finish) is out (``abandoned``), so a closed tab cannot hold a
@@ -45,9 +45,10 @@ class RaceSettings:
     lobby_grace_s: float = 20.0
     """A racer in a lobby whose every connection to it has gone (closed the page or left its view) for this
     long (seconds) leaves the lobby, so the host does not start with absent racers."""
-    peek_s: float = 1.0
-    """How long (seconds) a seat's move may describe its racer's progress (elapsed time, idle deadline, name)
-    from a race record read earlier on this instance; the race's own events and writes refresh it sooner."""
+    peek_s: float = 60.0
+    """How long (seconds) this instance keeps a race record it read for its seats' moves (their events
+    describe the racer from it). Never stale for long: each move's commit checks the record's revision in
+    the race gate and reads it again if it changed, and the race's own events drop it sooner."""
     sweep_interval_s: float = 0.5
     """How often (seconds) each instance drops the race and board followers of closed connections."""
     cas_retries: int = 50

@@ -19,13 +19,13 @@ outside the one slot.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as aioredis
 
-from ..store import Store, game_key, gate_key, pack_args, seat_id
+from ..store import Store, Stored, game_key, gate_key, pack_args, seat_id
 from .race import Race
 from .racer import Seat, Seats
 
@@ -90,31 +90,53 @@ class RaceStore:
         self.redis = redis
         self.store = store
         self.race_ttl_s = race_ttl_s
-        self._write = redis.register_script(WRITE)
-        self._delete = redis.register_script(DELETE)
+        # through the store's batcher, like the moves (one write per event-loop iteration, no pool checkout)
+        self._write = store.batch.script(WRITE)
+        self._delete = store.batch.script(DELETE)
 
-    async def read(self, race_id: str) -> Loaded | None:
-        raw = await self.redis.get(race_key(race_id))
+    async def read(self, race_id: str, seats_hint: Sequence[int] | None = None) -> Loaded | None:
+        """The race and its seats. ``seats_hint``: the seat numbers the race is expected to have (a race
+        read before): read in the same round trip as the record; seats it turns out to have besides are
+        read after."""
+        key = race_key(race_id)
+        if not seats_hint:
+            raw = await self.store.batch.call("GET", key)
+            extra: list[tuple[Stored | None, int | None]] = []
+        else:
+            raw, extra = await self.store.load_seats(
+                [seat_id(race_id, n) for n in seats_hint], also=("GET", key)
+            )
         if raw is None:
             return None
         race = Race.from_data(json.loads(raw))
-        seats, versions = await self.seats(race)
+        seats, versions = await self.seats(race, dict(zip(seats_hint or (), extra, strict=True)))
         return Loaded(raw if isinstance(raw, bytes) else raw.encode(), race, seats, versions)
+
+    async def exists(self, race_id: str) -> bool:
+        return bool(await self.store.batch.call("EXISTS", race_key(race_id)))
 
     async def read_race(self, race_id: str) -> Race | None:
         """The race record alone, without its seats' games (one GET)."""
-        raw = await self.redis.get(race_key(race_id))
+        raw = await self.store.batch.call("GET", race_key(race_id))
         return None if raw is None else Race.from_data(json.loads(raw))
 
-    async def seats(self, race: Race) -> tuple[dict[int, Seat], dict[int, int | None]]:
-        """The racers' games (none before the start)."""
+    async def seats(
+        self, race: Race, known: Mapping[int, tuple[Stored | None, int | None]] | None = None
+    ) -> tuple[dict[int, Seat], dict[int, int | None]]:
+        """The racers' games (none before the start); ``known``: seats read together with the record."""
         if race.starts_at is None:
             return {}, {}
+        known = known or {}
         numbers = [r.seat for r in race.racers]
-        loaded = await self.store.load_seats([seat_id(race.id, n) for n in numbers])
+        missing = [n for n in numbers if n not in known]
+        found = dict(known)
+        if missing:
+            _, loaded = await self.store.load_seats([seat_id(race.id, n) for n in missing])
+            found.update(zip(missing, loaded, strict=True))
         seats: dict[int, Seat] = {}
         versions: dict[int, int | None] = {}
-        for n, (stored, last) in zip(numbers, loaded, strict=True):
+        for n in numbers:
+            stored, last = found[n]
             versions[n] = None if stored is None else stored.v
             if stored is not None:
                 seats[n] = Seat(stored.game, stored.v, last)
@@ -126,7 +148,7 @@ class RaceStore:
         race_id = before.race.id
         keys = [race_key(race_id), gate_key(race_id), race_key(race_id) + ":wh", race_key(race_id) + ":here"]
         args: list[bytes | str] = [before.raw, race_channel(race_id), event, self.store.publish_command]
-        reply = await self._delete(keys=keys, args=args)
+        reply = await self.store.batch.evalsha(self._delete, keys, args)
         return reply.decode() if isinstance(reply, bytes) else str(reply)
 
     async def write(
@@ -160,7 +182,7 @@ class RaceStore:
             event,
             self.store.publish_command,  # SPUBLISH on a Redis Cluster (sharded, as the hub listens)
         ]
-        reply = await self._write(keys=keys, args=[pack_args(args)])
+        reply = await self.store.batch.evalsha(self._write, keys, [pack_args(args)])
         return reply.decode() if isinstance(reply, bytes) else str(reply)
 
 

@@ -77,7 +77,7 @@ async def startup(ctx: Context) -> None:
     wire = RaceWire(ctx, service)
     wire.sweeper = asyncio.create_task(wire.sweep())
     ctx.extras["races"] = wire
-    ctx.extras[SEATS] = SeatRules(service)
+    ctx.extras[SEATS] = SeatRules(service, ctx.hub)
     ctx.extras["game_over"] = stats.solo_hook(service.history, service.clock)
 
 
