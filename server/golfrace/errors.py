@@ -61,6 +61,7 @@ class ErrorCode(StrEnum):
     USERNAME_TAKEN = "username_taken"
     BAD_CREDENTIALS = "bad_credentials"
     NOT_SIGNED_IN = "not_signed_in"
+    REAUTH_REQUIRED = "reauth_required"
     BAD_PASSKEY = "bad_passkey"
     BAD_CHALLENGE = "bad_challenge"
     TOO_MANY_PASSKEYS = "too_many_passkeys"

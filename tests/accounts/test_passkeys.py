@@ -123,8 +123,13 @@ async def test_a_signed_in_account_adds_a_passkey_and_the_username_is_checked_fi
     http: httpx.AsyncClient, acct_server: RunningServer
 ) -> None:
     name = new_name("Two")
-    assert (await _sign_up(http, SoftAuthenticator(acct_server.http), name)).status_code == 201
-    start = (await _post(http, "/passkey/add/options", {})).json()
+    first = SoftAuthenticator(acct_server.http)
+    assert (await _sign_up(http, first, name)).status_code == 201
+    r = await _post(http, "/passkey/add/options", {})  # the session alone is not enough
+    assert r.status_code == 401 and r.json()["error"] == "reauth_required"
+    again = (await _post(http, "/reauth/options", {})).json()  # the account's own passkey, asked again
+    proof = {"challenge_id": again["challenge_id"], "credential": first.get(again["options"])}
+    start = (await _post(http, "/passkey/add/options", proof)).json()
     assert len(start["options"]["excludeCredentials"]) == 1
     second = SoftAuthenticator(acct_server.http)
     r = await _post(

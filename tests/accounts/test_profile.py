@@ -92,7 +92,7 @@ async def test_delete_removes_the_account_and_its_personal_data(
         assert await rds.exists(key), key  # there to be deleted
     r = await http.post("/api/account/delete", json={"confirm": "someone else"})
     assert r.status_code == 400 and r.json()["error"] == "bad_request"
-    r = await http.post("/api/account/delete", json={"confirm": name.lower()})
+    r = await http.post("/api/account/delete", json={"confirm": name.lower(), "password": PASSWORD})
     assert r.status_code == 200 and r.json() == {"deleted": True}
     assert COOKIE not in http.cookies
     await signed.wait_closed(TIMEOUT)

@@ -13,7 +13,7 @@ from golfrace.accounts.sessions import COOKIE
 from golfrace.client import Client
 from golfrace.testing import RunningServer
 
-from .conftest import TIMEOUT, new_name, sign_up, ws_client
+from .conftest import PASSWORD, TIMEOUT, new_name, sign_up, ws_client
 
 
 async def _finished(client: Client, race_id: str) -> dict[str, Any]:
@@ -81,7 +81,10 @@ async def test_only_accounts_reach_the_boards_of_a_ranked_race_and_the_daily(
     # deleting the account: its entries stay, as a deleted player's
     r = await http.post(
         "/api/account/delete",
-        json={"confirm": (await http.get("/api/account")).json()["account"]["username"]},
+        json={
+            "confirm": (await http.get("/api/account")).json()["account"]["username"],
+            "password": PASSWORD,
+        },
     )
     assert r.status_code == 200
     board = await _board(http, f"code/{final['code']}")

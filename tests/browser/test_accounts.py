@@ -122,6 +122,13 @@ def test_password_sign_up_sign_out_and_sign_in(new_context: Any, web_server: Any
     page.click(".signin-password")
     page.wait_for_selector(".account-view[data-profile=shown]")
     assert _signed_in(page) == player
+    # one more passkey: the password is asked again first
+    page.fill(".add-passkey-field input", "a long and rare phrase")
+    page.click(".add-passkey")
+    page.wait_for_function(
+        f"document.querySelector('.account-passkeys')?.textContent === {ACCOUNT['passkeys']['one']!r}"
+    )
+    assert page.locator(".add-passkey-field").is_hidden()  # now its passkey confirms
     assert not page.errors, page.errors
 
 
@@ -174,7 +181,15 @@ def test_a_deleted_accounts_entry_reads_deleted_player(new_context: Any, web_ser
     page.goto(base + "/#/account")
     page.wait_for_selector(".account-view[data-profile=shown]")
     page.fill(".delete-form [name=confirm]", username)
-    page.click(".delete-form button")
+    assert page.locator(".delete-passkey").is_hidden()  # a password account: its password confirms
+    page.fill(".delete-form [name=password]", "not my password")
+    page.click(".delete-password")
+    page.wait_for_function(
+        f"document.querySelector('.account-error').textContent === {ACCOUNT['errors']['bad_credentials']!r}"
+    )
+    assert page.locator(".account-view[data-profile=shown]").count() == 1  # nothing was deleted
+    page.fill(".delete-form [name=password]", "a long and rare phrase")
+    page.click(".delete-password")
     page.wait_for_selector(".signup-form")
     page.wait_for_function(
         f"window.golfrace.conn.ready && window.golfrace.conn.welcome.player !== {player!r}"
@@ -201,3 +216,30 @@ def test_the_account_page_fits_a_phone_in_hebrew(new_context: Any, web_server: A
     page.wait_for_selector(".account-view[data-profile=shown]")
     assert page.evaluate(fits)  # signed in (profile, forms, devices)
     shot(page, "account-he-phone-profile")
+
+
+def test_a_passkey_account_is_deleted_after_a_fresh_passkey_assertion(
+    new_context: Any, web_server: Any
+) -> None:
+    base = _base(web_server)
+    page, cdp, authenticator = _account_page(new_context, base)
+    name = "Pd" + secrets.token_hex(4)
+    page.fill(".signup-form [name=username]", name)
+    page.click(".signup-passkey")
+    page.wait_for_selector(".account-view[data-profile=shown]")
+    player = _signed_in(page)
+    assert page.locator(".delete-password-field").is_hidden()  # no password to type
+    button = page.locator(".delete-passkey")
+    assert button.text_content() == ACCOUNT["delete_passkey"]
+    signs = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"][0]
+    page.fill(".delete-form [name=confirm]", name)
+    button.click()
+    page.wait_for_selector(".signup-form")
+    page.wait_for_function(
+        f"window.golfrace.conn.ready && window.golfrace.conn.welcome.player !== {player!r}"
+    )
+    (after,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator})["credentials"]
+    assert after["signCount"] > signs["signCount"]  # the authenticator was asked again: a fresh assertion
+    r = page.evaluate("fetch('/api/account').then(r => r.json())")
+    assert r == {"account": None}
+    assert not page.errors, page.errors

@@ -137,6 +137,7 @@ async def players_on_three_masters(deploy: Deployment) -> list[Client]:
 async def test_the_daily_and_its_leaderboard_across_shards(deploy: Deployment) -> None:
     guests = await players_on_three_masters(deploy)
     players = []
+    sessions: dict[str, str] = {}
     for n, p in enumerate(guests):  # public boards take accounts only: each signs up, keeping its id
         async with httpx.AsyncClient(base_url=deploy.balancer.http, timeout=T) as http:
             body = {
@@ -146,6 +147,7 @@ async def test_the_daily_and_its_leaderboard_across_shards(deploy: Deployment) -
             }
             assert (await http.post("/api/account/signup", json=body)).status_code == 201
             session = http.cookies["golfrace_session"]
+            sessions[p.player] = session
         await p.close()  # signing up closed its guest connection (4401): it comes back with its session
         signed = await ws_client(deploy.balancer, session=session, token=p.token)
         deploy.clients.append(signed)
@@ -161,8 +163,12 @@ async def test_the_daily_and_its_leaderboard_across_shards(deploy: Deployment) -
             if board["total"] == 3:
                 break
             await asyncio.sleep(0.1)
-        statuses = [(await http.get("/api/daily", params={"token": p.token})).json() for p in players]
-        bests = [(await http.get("/api/players/me/bests", params={"token": p.token})).json() for p in players]
+        # an account's own data takes its session, not its token alone (docs/accounts.md)
+        statuses, bests = [], []
+        for p in players:
+            http.cookies.set("golfrace_session", sessions[p.player])
+            statuses.append((await http.get("/api/daily", params={"token": p.token})).json())
+            bests.append((await http.get("/api/players/me/bests", params={"token": p.token})).json())
     assert board["total"] == 3
     ranked = [e["player"] for e in board["entries"]]
     assert sorted(ranked) == sorted(mine)

@@ -79,6 +79,8 @@ const SIGNED_IN = `
         <button type="submit" class="btn" data-t="account.change_password"></button>
       </form>
       <p class="account-passkeys"></p>
+      <label class="add-passkey-field"><span data-t="account.your_password"></span>
+        <input name="confirm-password" type="password" autocomplete="current-password" dir="ltr" maxlength="512"></label>
       <button type="button" class="btn add-passkey" data-t="account.add_passkey"></button>
     </div>
     <div class="panel">
@@ -91,7 +93,10 @@ const SIGNED_IN = `
       <p data-t="account.delete_warning"></p>
       <form class="account-form delete-form" novalidate>
         <label><span data-t="account.delete_confirm"></span><input name="confirm" dir="ltr" spellcheck="false"></label>
-        <button type="submit" class="btn danger" data-t="account.delete"></button>
+        <label class="delete-password-field"><span data-t="account.your_password"></span>
+          <input name="password" type="password" autocomplete="current-password" dir="ltr" maxlength="512"></label>
+        <button type="submit" class="btn danger delete-password" data-t="account.delete"></button>
+        <button type="button" class="btn danger delete-passkey" data-t="account.delete_passkey"></button>
       </form>
     </div>
   </div>`;
@@ -106,6 +111,8 @@ export function createAccountView(app) {
   const body = /** @type {HTMLElement} */ (root.querySelector(".account-body"));
   const errorLine = /** @type {HTMLElement} */ (root.querySelector(".account-error"));
   let view = initial();
+  /** @type {Record<string, any> | null} the account the signed-in page shows (which proof it can give) */
+  let shown = null;
 
   /** @param {import("./account_state.js").Msg} msg */
   function update(msg) {
@@ -250,6 +257,13 @@ export function createAccountView(app) {
     q(".account-no-games").hidden = profile.recent.length > 0;
     q(".display-form").elements.display.value = a.display === a.username ? "" : a.display;
     q(".current-field").hidden = !a.password;
+    q(".delete-password-field").hidden = !a.password;
+    q(".add-passkey-field").hidden = Boolean(a.passkeys) || !a.password; // a passkey confirms, else the password
+    shown = a;
+    q(".delete-password").hidden = !a.password;
+    const passkey = /** @type {HTMLButtonElement} */ (q(".delete-passkey"));
+    passkey.hidden = !a.passkeys;
+    passkey.disabled = !passkeysAvailable();
     q(".account-passkeys").textContent = t("account.passkeys", { n: a.passkeys });
   }
 
@@ -319,24 +333,51 @@ export function createAccountView(app) {
     };
     form(".display-form", "/display", ["display"]);
     form(".rename-form", "/rename", ["username"]);
-    form(".password-form", "/password", ["current", "password"]);
+    // what would let whoever holds this session prove to be the account (a password, one more passkey) asks
+    // the account again: its current password, or a fresh assertion of one of its passkeys
+    const reassert = async () => {
+      const again = await api("/reauth/options", {});
+      return { challenge_id: again.challenge_id, credential: await getPasskey(again.options) };
+    };
+    const pw = /** @type {HTMLFormElement} */ (q(".password-form"));
+    pw.addEventListener("submit", (e) => {
+      e.preventDefault();
+      run(pw.querySelector("button"), async () => {
+        const proof = shown?.password ? { current: value(pw, "current") } : await reassert();
+        saved(await api("/password", { ...proof, password: value(pw, "password") }));
+      });
+    });
     const add = /** @type {HTMLButtonElement} */ (q(".add-passkey"));
     add.disabled = !passkeysAvailable();
     add.addEventListener("click", (e) => run(clicked(e), async () => {
-      const start = await api("/passkey/add/options", {});
+      const field = /** @type {HTMLInputElement} */ (q(".add-passkey-field input"));
+      const proof = shown?.passkeys ? await reassert() : { password: field.value };
+      const start = await api("/passkey/add/options", proof);
       const credential = await createPasskey(start.options);
       saved(await api("/passkey/add", { challenge_id: start.challenge_id, credential }));
     }));
+    // deleting asks again who this is (a signed-in session alone may be a borrowed phone): the password, or
+    // a fresh assertion of one of the account's own passkeys
     const del = /** @type {HTMLFormElement} */ (q(".delete-form"));
+    const deleted = () => {
+      toast(t("account.deleted"));
+      app.forgetPlayer(); // the deleted account's player id is not reused: the page starts as a new guest
+      changed(null);
+    };
     del.addEventListener("submit", (e) => {
       e.preventDefault();
-      run(del.querySelector("button"), async () => {
-        await api("/delete", { confirm: value(del, "confirm") });
-        toast(t("account.deleted"));
-        app.forgetPlayer(); // the deleted account's player id is not reused: the page starts as a new guest
-        changed(null);
+      if (q(".delete-password-field").hidden) return; // a passkey-only account: its button below
+      run(/** @type {HTMLButtonElement} */ (q(".delete-password")), async () => {
+        await api("/delete", { confirm: value(del, "confirm"), password: value(del, "password") });
+        deleted();
       });
     });
+    q(".delete-passkey").addEventListener("click", (e) => run(clicked(e), async () => {
+      const start = await api("/reauth/options", {});
+      const credential = await getPasskey(start.options);
+      await api("/delete", { confirm: value(del, "confirm"), challenge_id: start.challenge_id, credential });
+      deleted();
+    }));
   }
 
   /** @type {import("./account_state.js").AccountState} */

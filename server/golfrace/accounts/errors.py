@@ -14,6 +14,7 @@ STATUS = {
     "username_taken": 409,
     "bad_credentials": 401,
     "not_signed_in": 401,
+    "reauth_required": 401,
     "bad_passkey": 400,
     "bad_challenge": 400,
     "too_many_passkeys": 409,

@@ -55,6 +55,27 @@ async def identify(
     return player, token, None
 
 
+async def still_signed_in(session: Session, ref: str) -> None:
+    """Before a ranked action (``race_new``, ``race_join``, ``daily_play``): a connection that said hello with
+    a session checks that the session still lives. A sign-out closes its websockets through a pub/sub
+    message, which an instance can miss (unsubscribed, its Redis link down at that moment); an expiry sends
+    none. A dead session's connection (or a deleted account's) is closed (``CLOSE_SIGNED_OUT``: the page
+    reconnects as a guest) and the action refused ``not_signed_in``. Two Redis reads; guests' connections
+    are not checked."""
+    account = account_of(session)
+    accounts: Accounts | None = session.ctx.extras.get("accounts")
+    if account is None or accounts is None:
+        return
+    hashed = session.extras.get("account_session")
+    live = isinstance(hashed, str) and await accounts.store.check_session(account, hashed)
+    if live and await accounts.store.exists(account):
+        return
+    from .service import CLOSE_SIGNED_OUT
+
+    session.close(CLOSE_SIGNED_OUT)
+    raise ProtocolError("not_signed_in", "this connection's session was signed out: reconnect", ref=ref)
+
+
 def account_of(session: Session) -> str | None:
     """The account player id of a connection that said hello with a live session, else None."""
     value = session.extras.get("account")

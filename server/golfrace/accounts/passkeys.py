@@ -63,9 +63,14 @@ def registration_options(
     return json.loads(options_to_json(options)), bytes_to_base64url(options.challenge)
 
 
-def authentication_options(party: Party) -> tuple[dict[str, Any], str]:
+def authentication_options(party: Party, allow: list[str] | None = None) -> tuple[dict[str, Any], str]:
+    """Options for ``navigator.credentials.get``: any passkey of this site (sign-in), or only the credential
+    ids in ``allow`` (base64url; a signed-in account confirming itself)."""
     options = generate_authentication_options(
-        rp_id=party.id, timeout=TIMEOUT_MS, user_verification=UserVerificationRequirement.REQUIRED
+        rp_id=party.id,
+        timeout=TIMEOUT_MS,
+        user_verification=UserVerificationRequirement.REQUIRED,
+        allow_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c)) for c in allow or []],
     )
     return json.loads(options_to_json(options)), bytes_to_base64url(options.challenge)
 

@@ -24,7 +24,7 @@ from ..context import Context
 from . import sessions
 from .errors import AccountError
 from .passkeys import Party
-from .service import SIGNOUT_CHANNEL, Accounts, SignedIn
+from .service import SIGNOUT_CHANNEL, Accounts, Reauth, SignedIn
 from .settings import AccountSettings
 
 log = logging.getLogger("golfrace.accounts")
@@ -129,6 +129,15 @@ def _with_session(request: Request, signed: SignedIn, status: int = 200) -> JSON
     return response
 
 
+def _proof(request: Request, data: dict[str, Any], password: str = "password") -> Reauth:
+    """The re-authentication a request brings: ``password`` (or the field named so), or ``challenge_id`` and
+    ``credential`` answering ``/reauth/options``."""
+    settings = _accounts(request).settings
+    return Reauth(
+        party(request, settings), data.get(password), data.get("challenge_id"), data.get("credential")
+    )
+
+
 def _cleared(body: dict[str, Any]) -> JSONResponse:
     response = JSONResponse(body)
     response.delete_cookie(sessions.COOKIE, path="/", httponly=True, samesite="strict")
@@ -196,7 +205,9 @@ async def change_password(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
     player, current = await _signed_in(request)
-    account = await accounts.change_password(player, current, data.get("current"), data.get("password"))
+    account = await accounts.change_password(
+        player, current, _proof(request, data, "current"), data.get("password"), client_net(request)
+    )
     return JSONResponse({"account": account.public(accounts.settings)})
 
 
@@ -229,8 +240,17 @@ async def delete(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
-    await accounts.delete(player, data.get("confirm"))
+    await accounts.delete(player, data.get("confirm"), _proof(request, data), client_net(request))
     return _cleared({"deleted": True})
+
+
+@endpoint
+async def reauth_options(request: Request) -> Response:
+    accounts = _accounts(request)
+    await _body(request, accounts.settings)
+    player, _ = await _signed_in(request)
+    answer = await accounts.reauth_options(party(request, accounts.settings), player, client_net(request))
+    return JSONResponse(answer)
 
 
 @endpoint
@@ -277,10 +297,10 @@ async def passkey_signin(request: Request) -> Response:
 @endpoint
 async def passkey_add_options(request: Request) -> Response:
     accounts = _accounts(request)
-    await _body(request, accounts.settings)
+    data = await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
     answer = await accounts.passkey_add_options(
-        party(request, accounts.settings), player, client_net(request)
+        party(request, accounts.settings), player, _proof(request, data), client_net(request)
     )
     return JSONResponse(answer)
 
@@ -310,6 +330,7 @@ def routes() -> list[BaseRoute]:
         Route(base + "/rename", rename, methods=post),
         Route(base + "/profile", profile),
         Route(base + "/delete", delete, methods=post),
+        Route(base + "/reauth/options", reauth_options, methods=post),
         Route(base + "/passkey/signup/options", passkey_signup_options, methods=post),
         Route(base + "/passkey/signup", passkey_signup, methods=post),
         Route(base + "/passkey/signin/options", passkey_signin_options, methods=post),

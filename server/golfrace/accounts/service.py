@@ -55,6 +55,17 @@ return 1
 
 
 @dataclass(frozen=True, slots=True)
+class Reauth:
+    """What a request brings to prove again who it is: the password, or a passkey assertion of a challenge
+    made by ``reauth_options`` (its id and the browser's answer); ``party`` checks the assertion."""
+
+    party: passkeys.Party
+    password: object = None
+    challenge_id: object = None
+    credential: Any = None
+
+
+@dataclass(frozen=True, slots=True)
 class SignedIn:
     account: Account
     session: str
@@ -164,11 +175,16 @@ class Accounts:
         }
         return {"challenge_id": await self._new_challenge(net, data), "options": options}
 
-    async def passkey_add_options(self, party: passkeys.Party, player: str, net: str) -> dict[str, Any]:
+    async def passkey_add_options(
+        self, party: passkeys.Party, player: str, proof: Reauth, net: str
+    ) -> dict[str, Any]:
+        """Registration options for one more passkey, after ``reauthenticate`` (a session holder's own passkey
+        would otherwise confirm everything after)."""
         account = await self._loaded(player)
         existing = await self.store.passkey_ids(player)
         if len(existing) >= self.settings.max_passkeys:
             raise AccountError("too_many_passkeys", f"at most {self.settings.max_passkeys} passkeys")
+        await self.reauthenticate(account, proof, net)
         options, challenge = passkeys.registration_options(
             party, player, account.username, account.display, existing
         )
@@ -247,22 +263,31 @@ class Accounts:
         self, party: passkeys.Party, challenge_id: object, credential: Any, net: str, agent: str
     ) -> SignedIn:
         data = await self._challenge(challenge_id, "signin")
+        player = await self._check_assertion(party, credential, data["challenge"], None, net)
+        return await self._open_session(await self._loaded(player), agent)
+
+    async def _check_assertion(
+        self, party: passkeys.Party, credential: Any, challenge: str, expected: str | None, net: str
+    ) -> str:
+        """The player whose stored passkey made this valid assertion of ``challenge`` (and, with
+        ``expected``, only that player's); else ``bad_passkey``, counted by the sign-in throttle."""
         player, credential_id = passkeys.claimed_user(credential)
         subject = "pk:" + player[:20]  # a user handle, not a username: its own counts
         await self._refuse_if_waiting(subject, net)
-        entry = await self.store.passkey(player, credential_id) if keys_ok(player) else None
+        mine = keys_ok(player) and (expected is None or player == expected)
+        entry = await self.store.passkey(player, credential_id) if mine else None
         if entry is None:
             await self.throttle.failed(subject, net)
             raise AccountError("bad_passkey", "this passkey is not one of an account here")
         try:
             count = passkeys.verify_authentication(
-                party, credential, data["challenge"], entry["public_key"], int(entry["sign_count"])
+                party, credential, challenge, entry["public_key"], int(entry["sign_count"])
             )
         except AccountError:
             await self.throttle.failed(subject, net)
             raise
         await self.store.used_passkey(player, credential_id, entry, count)
-        return await self._open_session(await self._loaded(player), agent)
+        return player
 
     # --- sessions -----------------------------------------------------------------------------------------
     async def list_sessions(self, player: str, current: str) -> list[dict[str, Any]]:
@@ -309,13 +334,14 @@ class Accounts:
             self.close_local(player, {h for h in hashes if isinstance(h, str)})
 
     # --- the account's own data -----------------------------------------------------------------------
-    async def change_password(self, player: str, current_hash: str, old: object, new: object) -> Account:
+    async def change_password(
+        self, player: str, current_hash: str, proof: Reauth, new: object, net: str
+    ) -> Account:
+        """A new password: the current one (``proof.password``), or for a passkey account setting its
+        first one, a passkey assertion (``reauthenticate``); every other session is signed out."""
         account = await self._loaded(player)
-        if account.pw is not None:
-            ok = await self.passwords.verify(account.pw, normalise(old if isinstance(old, str) else ""))
-            if not ok:
-                raise AccountError("bad_credentials", "the current password does not match")
         secret = check_password(new, account.username, self.settings)
+        await self.reauthenticate(account, proof, net)
         await self.store.set_fields(player, pw=await self.passwords.hash(secret), pw_changed=now_ms())
         await self.sign_out(player, None, keep=current_hash)
         return await self._loaded(player)
@@ -359,11 +385,48 @@ class Accounts:
             "open": await self.ctx.store.player_games(player),
         }
 
-    async def delete(self, player: str, confirm: object) -> None:
-        """The account and its personal data go; its public leaderboard entries become a deleted player's."""
+    async def reauth_options(self, party: passkeys.Party, player: str, net: str) -> dict[str, Any]:
+        """A passkey assertion request for a signed-in account proving itself again (``reauthenticate``):
+        its own passkeys only; the challenge is bound to the account and used once."""
+        existing = await self.store.passkey_ids(player)
+        if not existing:
+            raise AccountError("bad_passkey", "this account has no passkey")
+        options, challenge = passkeys.authentication_options(party, existing)
+        data = {"kind": "reauth", "challenge": challenge, "player": player}
+        return {"challenge_id": await self._new_challenge(net, data), "options": options}
+
+    async def reauthenticate(self, account: Account, proof: Reauth, net: str) -> None:
+        """The signed-in person proves again that they are the account (a session alone, a borrowed phone
+        or a stolen cookie, is not enough) before what would let a session holder keep or destroy it:
+        deleting it, changing or setting its password, adding a passkey. A fresh assertion of one of its
+        passkeys (a challenge of ``reauth_options``), or its password. Failures count like failed sign-ins
+        (``Throttle``: a password for the account's username, a passkey for its player) and answer their
+        sign-in codes."""
+        if proof.challenge_id is not None or proof.credential is not None:
+            data = await self._challenge(proof.challenge_id, "reauth")
+            if data.get("player") != account.player:
+                raise AccountError("bad_challenge", "this passkey request belongs to another account")
+            await self._check_assertion(proof.party, proof.credential, data["challenge"], account.player, net)
+            return
+        if account.pw is None or proof.password is None:
+            method = "password" if account.pw is not None else "passkey"
+            raise AccountError("reauth_required", f"confirm with the account's {method}", method=method)
+        subject = "user:" + fold(account.username)
+        await self._refuse_if_waiting(subject, net)
+        secret = proof.password if isinstance(proof.password, str) else ""
+        if not await self.passwords.verify(account.pw, normalise(secret[: self.settings.password_max * 4])):
+            wait = await self.throttle.failed(subject, net)
+            params = {"retry_ms": wait} if wait else {}
+            raise AccountError("bad_credentials", "the password does not match", **params)
+        await self.throttle.succeeded(subject)
+
+    async def delete(self, player: str, confirm: object, proof: Reauth, net: str) -> None:
+        """The account and its personal data go; its public leaderboard entries become a deleted player's.
+        Needs the username typed again and ``reauthenticate``."""
         account = await self._loaded(player)
         if not isinstance(confirm, str) or fold(confirm) != fold(account.username):
             raise AccountError("bad_request", "confirm with the account's username", field="confirm")
+        await self.reauthenticate(account, proof, net)
         ghost = DELETED_PREFIX + secrets.token_hex(6)
         for board in await self.store.boards_of(player):
             base = f"lb:{{{board}}}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from ..accounts.hello import still_signed_in
 from ..engine import GameCode, Rules, Variants
 from ..engine.errors import CodeError
 from ..handlers import handler, localize, on_act, on_open
@@ -41,6 +42,7 @@ def _name(session: Session, msg: dict[str, Any]) -> str:
 @handler("race_new")
 async def on_race_new(session: Session, msg: dict[str, Any]) -> None:
     player, wire = _player(session), wire_of(session)
+    await still_signed_in(session, "race_new")  # accounts: a signed-out session plays no more
     code = None
     if msg.get("code"):
         try:
@@ -72,6 +74,7 @@ async def on_race_new(session: Session, msg: dict[str, Any]) -> None:
 @handler("race_join")
 async def on_race_join(session: Session, msg: dict[str, Any]) -> None:
     player, wire = _player(session), wire_of(session)
+    await still_signed_in(session, "race_join")  # accounts: a signed-out session plays no more
     race_id = msg["race"]
     try:
         if not await wire.service.storage.exists(race_id):
@@ -219,6 +222,7 @@ async def on_daily(session: Session, msg: dict[str, Any]) -> None:
 @handler("daily_play")
 async def on_daily_play(session: Session, msg: dict[str, Any]) -> None:
     player, wire = _player(session), wire_of(session)
+    await still_signed_in(session, "daily_play")  # accounts: a signed-out session plays no more
     try:
         race = await daily_play(wire.service, player, _name(session, msg))
     except RaceError as exc:

@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..accounts.callers import request_player
 from ..engine.i18n import DEFAULT_LOCALE, LOCALES, catalog, plural_category
 from ..protocol import ID_LEN
 from . import live, preview
@@ -155,18 +156,17 @@ async def icon_endpoint(request: Request) -> Response:
     return Response(_icon(size), media_type="image/png", headers={"Cache-Control": "public, max-age=86400"})
 
 
-def _caller(request: Request) -> str | None:
+async def _caller(request: Request) -> str | None:
+    """The token's player, or the session's account (``accounts.callers``)."""
     auth = request.headers.get("authorization", "")
     token = auth[7:].strip() if auth.lower().startswith("bearer ") else request.query_params.get("token")
-    if not token:
-        return None
-    player: str | None = request.app.state.ctx.tokens.verify(token)
-    return player
+    player: str | None = request.app.state.ctx.tokens.verify(token) if token else None
+    return await request_player(request, player)
 
 
 async def stats_endpoint(request: Request) -> Response:
     """``GET /api/players/me/stats`` (``Authorization: Bearer <token>``): the caller's own games only."""
-    player = _caller(request)
+    player = await _caller(request)
     if player is None:
         return JSONResponse(
             {"error": "bad_token", "message": "send your token (Authorization: Bearer …)"}, status_code=401

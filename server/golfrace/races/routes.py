@@ -6,6 +6,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ..accounts.callers import request_player
 from ..engine.errors import CodeError
 from ..protocol import ID_LEN
 from . import leaderboard as lb
@@ -29,7 +30,7 @@ def _http_error(code: str, message: str, status: int | None = None) -> JSONRespo
     return JSONResponse({"error": code, "message": message}, status_code=status or HTTP_ERRORS.get(code, 400))
 
 
-def _caller(request: Request) -> str | None:
+def _token_player(request: Request) -> str | None:
     token = request.query_params.get("token")
     auth = request.headers.get("authorization", "")
     if not token and auth.lower().startswith("bearer "):
@@ -38,6 +39,12 @@ def _caller(request: Request) -> str | None:
         return None
     player: str | None = request.app.state.ctx.tokens.verify(token)
     return player
+
+
+async def _caller(request: Request) -> str | None:
+    """Who reads their own private data: the token's player, or the session's account (an account's token
+    alone counts for nothing: ``accounts.callers``)."""
+    return await request_player(request, _token_player(request))
 
 
 async def page_endpoint(request: Request) -> Response:
@@ -84,7 +91,7 @@ async def _board_page(request: Request, board: str, secret: str | None = None) -
     total, entries = await service.boards.page(board, offset, limit)
     if secret is not None:
         entries = [{**e, "code": None} if e.get("code") == secret else e for e in entries]
-    caller = _caller(request)
+    caller = _token_player(request)  # a rank on a public board is public: the token names whose
     owner = caller if not board.startswith("pb:") else None
     you = await service.boards.rank_of(board, owner) if owner else None
     return JSONResponse(
@@ -109,7 +116,7 @@ async def daily_board_endpoint(request: Request) -> Response:
 
 
 async def bests_endpoint(request: Request) -> Response:
-    player = _caller(request)
+    player = await _caller(request)
     if player is None:
         return _http_error("bad_token", "send your token (token=… or Authorization: Bearer …)", 401)
     service = _service(request)
@@ -118,7 +125,7 @@ async def bests_endpoint(request: Request) -> Response:
 
 
 async def daily_endpoint(request: Request) -> Response:
-    player = _caller(request)
+    player = await _caller(request)
     service = _service(request)
     if player is None:
         now = service.clock()
