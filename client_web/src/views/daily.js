@@ -122,6 +122,10 @@ export function createDailyView(app) {
     title: "ui.daily_title",
     mount() {
       translate(root);
+      // the status painted on a previous visit is stale (an attempt may have ended since): the page shows
+      // "played" only from this visit's answer
+      view = initial();
+      delete root.dataset.played;
       offs.push(
         app.conn.on("daily", (m) => update(m)),
         app.conn.on("race", (m) => update(m)),
