@@ -35,7 +35,7 @@ const app = {
   },
   /** Open the websocket again (after signing in or out: the handshake carries the new session cookie). */
   reconnect() {
-    conn.ws?.close(1000);
+    conn.reconnectNow();
   },
   /** Drop this browser's player token (after deleting the account): the next hello makes a new guest. */
   forgetPlayer() {

@@ -112,6 +112,17 @@ export class Connection {
     ws.onerror = () => {}; // onclose follows and handles it
   }
 
+  /** A new connection at once, in place of this one (after signing in or out: its handshake carries the new
+   * session cookie). Deliberate, so it waits for no back-off, and the old socket's close is not a "down". */
+  reconnectNow() {
+    const old = this.ws;
+    this.ws = null; // its onclose sees another socket and does nothing
+    this.ready = false;
+    clearTimeout(this.timer);
+    old?.close(1000);
+    if (!this.stopped) this.connect();
+  }
+
   scheduleReconnect() {
     const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     this.attempt += 1;

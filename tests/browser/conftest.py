@@ -27,7 +27,15 @@ WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
 CHROMIUM = os.environ.get("GOLFRACE_CHROMIUM", "/usr/bin/chromium")
 # the server's limits for a fast-clicking robot (the limits themselves are tested by the server's tests)
 SEEN_WALKTHROUGH = "try { localStorage.setItem('golfrace.learned', '1') } catch (e) {}"
-FAST_ENV = {"GOLFRACE_RATE": "500", "GOLFRACE_BURST": "500", "GOLFRACE_ACCOUNT_SIGNUPS_PER_IP": "100"}
+FAST_ENV = {
+    "GOLFRACE_RATE": "500",
+    "GOLFRACE_BURST": "500",
+    "GOLFRACE_ACCOUNT_SIGNUPS_PER_IP": "100",
+    # a cheap argon2id for the pages' passwords (the cost itself is tested in tests/accounts/): a hash in
+    # ~10 ms instead of ~0.2 s, so that three test workers hashing at once do not starve the pages
+    "GOLFRACE_ACCOUNT_PASSWORD_TIME_COST": "1",
+    "GOLFRACE_ACCOUNT_PASSWORD_MEMORY_KIB": "8192",
+}
 
 
 def pytest_configure(config: pytest.Config) -> None:
