@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections import Counter
+from collections.abc import Callable
 
 from ..context import Context
 from ..hub import Envelope
@@ -29,6 +31,61 @@ log = logging.getLogger("golfrace.races")
 RESEND_RETRY_S = (0.25, 0.5, 1.0, 2.0, 5.0)
 
 
+class ProgressLines:
+    """The other racers' progress as one racer's connection gets it, coalesced: at most one send per
+    ``progress_interval_ms`` (each seat's latest line, older ones dropped unsent), the first line after a
+    quiet spell at once, a trailing send when the interval is up (so the last state always arrives), and at
+    once for a status change (a racer done) and before any ``race`` view (which must not be overtaken by older
+    lines). One pending timer at most; 0 sends every line at once."""
+
+    __slots__ = ("clock", "interval_ms", "pending", "sent_at", "session", "timer")
+
+    def __init__(self, session: Session, interval_ms: int, clock: Callable[[], int]) -> None:
+        self.session = session
+        self.interval_ms = interval_ms
+        self.clock = clock
+        self.pending: dict[int, Moved] = {}
+        """Seat → its latest move event not sent yet."""
+        self.sent_at: int | None = None
+        self.timer: asyncio.TimerHandle | None = None
+
+    def offer(self, seat: int, moved: Moved, urgent: bool) -> None:
+        self.pending[seat] = moved
+        if urgent or self.interval_ms <= 0:
+            self.flush()
+            return
+        if self.timer is not None:
+            return  # the trailing send takes the latest
+        now = self.clock()
+        wait_ms = 0 if self.sent_at is None else self.sent_at + self.interval_ms - now
+        if wait_ms <= 0:
+            self.flush()
+            return
+        # an empty context: the flush belongs to no request (the mover's, on whose turn this event came)
+        self.timer = asyncio.get_running_loop().call_later(
+            wait_ms / 1000, self.flush, context=contextvars.Context()
+        )
+
+    def flush(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        if not self.pending:
+            return
+        lines, self.pending = self.pending, {}
+        self.sent_at = self.clock()
+        if self.session.closing:
+            return
+        for moved in lines.values():
+            self.session.send_shared(moved.progress)
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.pending = {}
+
+
 class RaceFollower:
     """One connection following one race, as a racer or a watcher."""
 
@@ -36,6 +93,11 @@ class RaceFollower:
         self.session = session
         self.race_id = race_id
         self.role = role
+        self.lines: ProgressLines | None = None
+        """A racer's coalesced progress lines (``ProgressLines``); a watcher gets every move as it comes."""
+        if role == "racer":
+            service = wire_of(session).service
+            self.lines = ProgressLines(session, service.settings.progress_interval_ms, service.clock)
 
     def deliver(self, envelope: Envelope) -> None:
         msg, session, rid = envelope.message, self.session, self.race_id
@@ -49,14 +111,19 @@ class RaceFollower:
             return
         if kind == "move":  # made once per event for every local follower (``RaceWire.moved``)
             moved = wire_of(session).moved(envelope, rid)
-            if moved.first and msg["progress"].get("status") != "playing":
+            ended = msg["progress"].get("status") != "playing"
+            if moved.first and ended:
                 service.seat_ended(rid, int(msg["seat"]))
+            if self.lines is not None:
+                self.lines.offer(int(msg["seat"]), moved, urgent=ended)
+                return
             session.send_shared(moved.progress)
-            if self.role == "watcher":
-                session.send_shared(moved.board)
-                for other in msg.get("boards") or ():  # fair play: draws that every racer has reached now
-                    session.send({"t": "race_board", "race": rid, "board": other, "diff": None})
+            session.send_shared(moved.board)
+            for other in msg.get("boards") or ():  # fair play: draws that every racer has reached now
+                session.send({"t": "race_board", "race": rid, "board": other, "diff": None})
             return
+        if self.lines is not None:  # older lines go before the race's news, never after
+            self.lines.flush()
         # a race started or changed on another instance: this one settles it on time too
         service.forget(rid, msg.get("rev"))
         service.timers.arm(rid, msg.get("check_at"), msg.get("ended_at"))
@@ -97,6 +164,9 @@ async def send_race(session: Session, race_id: str, watcher: bool = False, ref: 
 
 def send_view(session: Session, race: Race, seats: Seats, watchers: int, watcher: bool) -> None:
     now = session_now(session)
+    follower = wire_of(session).followers.get((id(session), race.id))
+    if isinstance(follower, RaceFollower) and follower.lines is not None:
+        follower.lines.flush()  # lines of earlier events go first, as they came
     if watcher:
         view = race_views.race_view(race, None, now, watchers, seats)
         session.send({"t": "race_watch", **view, "boards": race_views.boards(race, seats, now)})
@@ -131,20 +201,33 @@ async def send_board(session: Session, service: RaceService, board: str) -> None
 
 class Moved:
     """A seat's move event as its followers on this instance get it: ``race_progress`` for all, ``race_board``
-    for watchers (made when the first watcher asks), each encoded and framed once."""
+    for watchers, each made when the first follower sends it (a racer's coalesced lines may never send it),
+    encoded and framed once."""
 
-    __slots__ = ("_board", "event", "first", "progress", "race_id")
+    __slots__ = ("_board", "_progress", "event", "first", "now", "race_id")
 
     def __init__(self, event: Envelope, race_id: str, now: int) -> None:
         self.event = event
         self.race_id = race_id
         self.first = True
         """Only while the event's first follower here handles it (what the instance does once)."""
-        msg = event.message
-        self.progress = Envelope.of(
-            event.channel, {"t": "race_progress", "race": race_id, "racer": msg["progress"], "now": now}
-        )
+        self.now = now
+        self._progress: Envelope | None = None
         self._board: Envelope | None = None
+
+    @property
+    def progress(self) -> Envelope:
+        if self._progress is None:
+            self._progress = Envelope.of(
+                self.event.channel,
+                {
+                    "t": "race_progress",
+                    "race": self.race_id,
+                    "racer": self.event.message["progress"],
+                    "now": self.now,
+                },
+            )
+        return self._progress
 
     @property
     def board(self) -> Envelope:
@@ -250,6 +333,8 @@ class RaceWire:
     async def drop(self, key: tuple[int, str]) -> None:
         follower = self.followers.pop(key, None)
         if isinstance(follower, RaceFollower):
+            if follower.lines is not None:
+                follower.lines.close()
             await self.ctx.hub.unsubscribe(race_channel(follower.race_id), follower)
             if follower.role == "watcher":
                 await self.service.presence.add_watcher(follower.race_id, -1)
