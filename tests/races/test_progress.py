@@ -4,6 +4,7 @@ race's own news at once. Over real websockets and a real Redis."""
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections.abc import AsyncIterator, Callable
@@ -14,6 +15,7 @@ import pytest
 
 from golfrace.client import Client
 from golfrace.engine import Draw, Tap, parse_token
+from golfrace.races.presence import presence_key
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
@@ -136,3 +138,58 @@ def _act(tok: str) -> dict[str, Any]:
         return {"a": "draw"}
     assert isinstance(action, Tap) and action.row is None, tok
     return {"a": "tap", "col": action.column}
+
+
+@pytest.fixture
+async def quick_sweep(settings: Settings) -> AsyncIterator[RunningServer]:
+    """Presence stamps re-stamped every 0.2 s (the sweeper's round), no countdown."""
+    races = replace(settings.races, countdown_ms=0, solver_budget_s=0, watcher_refresh_s=0.2)
+    async with running_server(settings.with_(races=races)) as running:
+        yield running
+
+
+async def test_only_lobbies_have_their_racers_presence_restamped(quick_sweep: RunningServer) -> None:
+    """A connection keeps every race it joined; presence matters to lobbies only (``lobby.py``), so a race
+    that has started is not re-stamped each round while a lobby beside it is."""
+    service = quick_sweep.ctx.extras["races"].service
+    redis = service.presence.redis
+    ann, bob = Client(quick_sweep.ws), Client(quick_sweep.ws)
+    try:
+        for c in (ann, bob):
+            await c.connect()
+            await c.hello()
+        started = (await new_race(ann, name="Ann", seats=2))["race"]
+        await join(bob, started, name="Bob")
+        await ann.send({"t": "race_start", "race": started})
+        await ann.expect("race", T, where=lambda m: m["race"] == started and m["phase"] == "running")
+        await ann.send({"t": "race_new", "name": "Ann", "seats": 2, "rid": "lobby"})
+        lobby = (await ann.expect("race", T, where=lambda m: m.get("rid") == "lobby"))["race"]
+        assert lobby != started
+
+        async def stamps() -> tuple[bytes | None, bytes | None]:
+            a = await redis.hgetall(presence_key(started))
+            b = await redis.hgetall(presence_key(lobby))
+            return _ann_stamp(a, ann.player), _ann_stamp(b, ann.player)
+
+        async def next_round(lobby_was: bytes | None) -> tuple[bytes | None, bytes | None]:
+            """Until the lobby's stamp moves on (a sweeper round re-stamped it): the positive marker."""
+            deadline = asyncio.get_running_loop().time() + T
+            while asyncio.get_running_loop().time() < deadline:
+                now = await stamps()
+                if now[1] is not None and now[1] != lobby_was:
+                    return now
+                await asyncio.sleep(0.05)
+            raise TimeoutError(f"the lobby's presence stamp was not renewed: {now}")
+
+        first = await next_round((await stamps())[1])
+        second = await next_round(first[1])
+        third = await next_round(second[1])
+        assert first[0] is not None and first[0] == second[0] == third[0], (first, second, third)
+    finally:
+        await ann.close()
+        await bob.close()
+
+
+def _ann_stamp(shares: dict[bytes, bytes], player: str | None) -> bytes | None:
+    found = [v for k, v in shares.items() if k.decode().startswith(f"{player}|")]
+    return found[0] if found else None

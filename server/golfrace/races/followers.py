@@ -124,12 +124,17 @@ class RaceFollower:
             return
         if self.lines is not None:  # older lines go before the race's news, never after
             self.lines.flush()
+        wire = wire_of(session)
+        viewsets = msg.get("views")
+        if isinstance(viewsets, dict) and viewsets.get("", {}).get("phase") not in (None, "lobby"):
+            wire.started.add(rid)
+        if msg.get("ended_at") is not None:
+            wire.over.add(rid)
         # a race started or changed on another instance: this one settles it on time too
         service.forget(rid, msg.get("rev"))
         service.timers.arm(rid, msg.get("check_at"), msg.get("ended_at"))
         if msg.get("ended_at") is not None:
             service.complete_later(rid)
-        viewsets = msg.get("views")
         if isinstance(viewsets, dict):
             view = viewsets.get(session.player or "") if self.role == "racer" else viewsets.get("")
             if view is not None:
@@ -253,6 +258,11 @@ class RaceWire:
         self.racers_here: Counter[tuple[str, str]] = Counter()
         """(race id, player) → connections on this instance that joined that race as that racer."""
         self.sweeper: asyncio.Task[None] | None = None
+        self.started: set[str] = set()
+        """Races followed here whose events showed them out of the lobby: their racers' presence, which only
+        a lobby needs (``lobby.py``), is no longer re-stamped, nor their lobby checked."""
+        self.over: set[str] = set()
+        """Races followed here whose events showed them ended: their watcher counts are refreshed no more."""
         self._moved: Moved | None = None
         """The last move event delivered here, as its followers get it (the hub hands one event to all of
         a channel's followers in turn)."""
@@ -361,10 +371,16 @@ class RaceWire:
             if loop.time() >= refresh_at:
                 refresh_at = loop.time() + self.service.settings.watcher_refresh_s
                 races = {f.race_id for f in self.followers.values() if isinstance(f, RaceFollower)}
+                known = races | {race_id for race_id, _ in self.racers_here}
+                self.started &= known
+                self.over &= known
                 try:
-                    await self.service.presence.refresh_watchers(races)
-                    await self.service.presence.restamp_here(set(self.racers_here))
-                    await self.service.lobbies.check(races)
+                    # a connection keeps every race it joined: only the lobbies and live races cost a round
+                    await self.service.presence.refresh_watchers(races - self.over)
+                    await self.service.presence.restamp_here(
+                        {here for here in self.racers_here if here[0] not in self.started}
+                    )
+                    await self.service.lobbies.check(races - self.started)
                 except Exception:  # Redis away: the next round tries again
                     log.warning("refreshing watcher counts and lobbies failed", exc_info=True)
 
