@@ -50,10 +50,10 @@ class RaceSettings:
     describe the racer from it). Never stale for long: each move's commit checks the record's revision in
     the race gate and reads it again if it changed, and the race's own events drop it sooner."""
     progress_interval_ms: int = 100
-    """A racer gets each other racer's progress (``race_progress``) at most once per this long (ms): the
-    latest line when the interval is up, the first after a quiet spell at once, and a racer's end (status
-    change) at once; their own board (their seat game) is never delayed. Watchers get every move. 0: every
-    move at once."""
+    """A racer gets each racer's progress line (``race_progress``, their own included) at most once per this
+    long (ms): the latest when the interval is up, the first after a quiet spell at once, and a racer's end
+    (status change) at once; their own board (their seat game) is never delayed. Watchers get every move.
+    0: every move at once."""
     sweep_interval_s: float = 0.5
     """How often (seconds) each instance drops the race and board followers of closed connections."""
     cas_retries: int = 50
