@@ -13,11 +13,12 @@ import pytest
 from golfrace.races import leaderboard as lb
 from golfrace.races.daily import day_of
 from golfrace.races.race import Race, Seats
-from golfrace.races.service import RaceService
+from golfrace.races.service import COMPLETE_AFTER_SWEEPS, RaceService
 from golfrace.settings import Settings
 from golfrace.testing import running_server
 
 from ..accounts.helpers import make_account_record
+from ..clock import MovableClock
 from .test_wire import T, new_race, start
 
 pytestmark = pytest.mark.timeout(60)
@@ -125,7 +126,9 @@ async def test_a_race_game_record_is_served_even_when_its_end_was_cut_short(
 async def test_an_instance_that_saw_the_end_completes_it_when_the_ending_one_died(
     settings: Settings, make_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with running_server(settings.with_(port=0)) as a, running_server(settings.with_(port=0)) as b:
+    clock = MovableClock()  # both instances on one clock: B's wait before it completes the end is moved on
+    own = settings.with_(port=0)
+    async with running_server(own, clock=clock) as a, running_server(own, clock=clock) as b:
         ended = die_after_the_end(a.ctx.extras["races"].service, monkeypatch)
         ann = await make_client(a.ws, name="Ann")
         eve = await make_client(b.ws, name="Eve")
@@ -136,6 +139,8 @@ async def test_an_instance_that_saw_the_end_completes_it_when_the_ending_one_die
         await ann.send({"t": "race_resign", "race": rid})
         await eve.expect("race", T, where=lambda m: m["phase"] == "finished")
         assert ended == [rid]  # A wrote the end and "died" before its aftermath
+        # B saw the end's event (Eve's message came after it): a few sweeps later, it completes the end
+        await clock.advance(COMPLETE_AFTER_SWEEPS * own.races.sweep_interval_s)
         records = b.ctx.extras["races"].service.records  # a plain read: it touches no race
         deadline = asyncio.get_running_loop().time() + T
         while (record := await records.load(f"{rid}-1")) is None:

@@ -34,6 +34,7 @@ from .test_wire import (
     open_seat,
     play_out,
     start,
+    swept,
     until,
     wait_start,
 )
@@ -285,13 +286,16 @@ async def test_a_lobby_racer_with_a_tab_on_each_instance_stays_until_both_are_cl
         await join(bob_a, rid, name="Bob")
         bob_b = await make_client(b.ws, token=bob_a.token)  # Bob's second tab, on the other instance
         await join(bob_b, rid)
+        sweep = races.sweep_interval_s  # the sweepers sleep this long on the clock: not a grace timer
         await bob_a.close()  # A has no connection of Bob's left, but B has: he keeps his seat
-        await until(lambda: clock.sleeping() == 1, "A's grace timer for Bob is armed")
+        await swept(a, clock, bob_a)
+        await until(lambda: clock.sleeping(longer_than=sweep) == 1, "A's grace timer for Bob is armed")
         await clock.advance(races.lobby_grace_s + 1)  # A's timer has run: it found Bob present on B
         async with httpx.AsyncClient(base_url=a.http, timeout=T) as http:
             assert len((await http.get(f"/api/races/{rid}")).json()["racers"]) == 2
         await bob_b.close()
-        await until(lambda: clock.sleeping() == 1, "B's grace timer for Bob is armed")
+        await swept(b, clock, bob_b)
+        await until(lambda: clock.sleeping(longer_than=sweep) == 1, "B's grace timer for Bob is armed")
         await clock.advance(races.lobby_grace_s + 1)
         left = await ann.expect("race", T, where=lambda m: len(m["racers"]) == 1)
         assert left["racers"][0]["player"] == ann.player

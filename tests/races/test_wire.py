@@ -349,7 +349,7 @@ async def test_game_record_is_hidden_while_the_race_runs(
 
 
 async def test_late_watcher_gets_snapshots_and_the_count_follows_connections(
-    make_client: Any, server_clock: MovableClock
+    make_client: Any, server: Any, server_clock: MovableClock
 ) -> None:
     ann = await make_client(name="Ann")
     rid = (await new_race(ann, name="Ann"))["race"]
@@ -366,6 +366,7 @@ async def test_late_watcher_gets_snapshots_and_the_count_follows_connections(
     assert shown and shown <= tableau  # only tableau cards, no face-down stock card
     assert (await ann.expect("watchers", T, where=lambda m: m["n"] == 1))["race"] == rid
     await eve.close()
+    await swept(server, server_clock, eve)  # the sweeper drops a closed connection's watch
     await ann.expect("watchers", T, where=lambda m: m["n"] == 0)
     await ann.send({"t": "watch", "race": "rnothing"})
     assert (await ann.expect("error", T))["code"] == "race_not_found"
@@ -405,6 +406,19 @@ async def until(condition: Callable[[], bool], what: str) -> None:
         await asyncio.sleep(0.01)
 
 
+def gone(server: Any, client: Client) -> bool:
+    """Whether ``server`` saw ``client``'s connection close (what its sweeper, ``RaceWire.sweep``, looks
+    for)."""
+    return not any(s.sid == client.sid and not s.closing for s in server.ctx.sessions)
+
+
+async def swept(server: Any, clock: MovableClock, client: Client) -> None:
+    """Once ``server`` saw ``client``'s connection close: a round of its sweeper (moved on, not waited
+    for), which stops what that connection followed."""
+    await until(lambda: gone(server, client), "the server saw the connection close")
+    await clock.advance(server.settings.races.sweep_interval_s)
+
+
 async def test_a_racer_whose_every_connection_is_gone_leaves_the_lobby(
     make_client: Any, settings: Settings
 ) -> None:
@@ -424,13 +438,17 @@ async def test_a_racer_whose_every_connection_is_gone_leaves_the_lobby(
                 return [r["name"] for r in (await http.get(f"/api/races/{rid}")).json()["racers"]]
 
         await bob_tab.send({"t": "unwatch", "race": rid})  # the other tab looks at another view: still there
+        sweep = server.settings.races.sweep_interval_s
         await bob.close()  # one tab closed: the other one is still open
+        await swept(server, clock, bob)
         await until(lambda: wire.racers_here[(rid, bob.player)] == 1, "the server saw Bob's first tab go")
-        assert clock.sleeping() == 0  # so no grace timer was armed: nothing to take Bob out
+        assert clock.sleeping(longer_than=sweep) == 0  # so no grace timer was armed: nothing to take Bob out
         await clock.advance(grace + 1)
         assert await seated() == ["Ann", "Bob"]
         await bob_tab.close()  # the last one: after the grace, Bob is out of the lobby
-        await until(lambda: clock.sleeping() == 1, "the grace timer of Bob's last tab is armed")
+        await swept(server, clock, bob_tab)
+        armed = "the grace timer of Bob's last tab is armed"
+        await until(lambda: clock.sleeping(longer_than=sweep) == 1, armed)
         await clock.advance(grace - 1)
         assert await seated() == ["Ann", "Bob"]  # within the grace (the timer woke and slept on)
         await clock.advance(1)

@@ -12,6 +12,7 @@ from golfrace import metrics
 from golfrace.protocol import CLOSE_TOO_SLOW
 from golfrace.testing import running_server
 
+from ..clock import MovableClock
 from .helpers import WIN_CODE, WIN_MOVES
 
 pytestmark = pytest.mark.timeout(60)
@@ -76,7 +77,8 @@ async def test_slow_watcher_catches_up_without_slowing_the_player(settings, make
 
 
 async def test_stalled_client_is_closed_4008(settings, make_client) -> None:
-    async with running_server(settings.with_(port=0, send_queue=2, slow_grace=0.2)) as server:
+    clock = MovableClock()  # the slow client's grace runs on the server's clock: moved on, not waited for
+    async with running_server(settings.with_(port=0, send_queue=2), clock=clock) as server:
         player = await make_client(server.ws)
         watcher = await make_client(server.ws)
         view = await player.new(WIN_CODE)
@@ -84,8 +86,11 @@ async def test_stalled_client_is_closed_4008(settings, make_client) -> None:
         (session,) = [s for s in server.ctx.sessions if s.player == watcher.player]
         release = _stall(server, watcher.player)
         moves = WIN_MOVES.split()
+        dropped = metrics.DROPPED._value.get()
         await _play(player, view.game, moves[:5])
-        await asyncio.sleep(0.3)  # longer than slow_grace: the next broadcast closes it
+        await _until(lambda: metrics.DROPPED._value.get() > dropped)  # its queue is full: broadcasts dropped
+        assert session.machine.full_since is not None and not session.closing  # within the grace: open
+        await clock.advance(server.settings.slow_grace + 1)  # past it: the next broadcast closes it
         await _play(player, view.game, moves[5:10])
         await _until(lambda: session.closing)
         assert (await player.ping())["t"] == "pong"  # the player was never held up

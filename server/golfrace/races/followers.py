@@ -25,7 +25,7 @@ from .race import Race
 from .racer import Seats
 from .service import RaceService
 from .storage import race_channel
-from .timers import retrying
+from .timers import monotonic, pause, retrying
 
 log = logging.getLogger("golfrace.races")
 RESEND_RETRY_S = (0.25, 0.5, 1.0, 2.0, 5.0)
@@ -355,10 +355,11 @@ class RaceWire:
         """Connections that went away stop following (and stop counting as watchers); every
         ``watcher_refresh_s`` the watcher counts and presence stamps of the races followed here are
         refreshed, and lobby racers gone from every instance leave."""
-        loop = asyncio.get_running_loop()
-        refresh_at = loop.time()
+        clock = self.ctx.clock  # the app's: a test moves it on (``races.timers.pause``)
+        now = monotonic(clock)
+        refresh_at = now()
         while True:
-            await asyncio.sleep(self.service.settings.sweep_interval_s)
+            await pause(clock, self.service.settings.sweep_interval_s)
             live = {id(s) for s in self.ctx.sessions}
             for key in [k for k, f in self.followers.items() if k[0] not in live or f.session.closing]:
                 with contextlib.suppress(Exception):
@@ -368,8 +369,8 @@ class RaceWire:
                 for race_id in list(self.joined.get(session_id, ("", set()))[1]):
                     with contextlib.suppress(Exception):
                         await self.depart(session_id, race_id, gone=True)
-            if loop.time() >= refresh_at:
-                refresh_at = loop.time() + self.service.settings.watcher_refresh_s
+            if now() >= refresh_at:
+                refresh_at = now() + self.service.settings.watcher_refresh_s
                 races = {f.race_id for f in self.followers.values() if isinstance(f, RaceFollower)}
                 known = races | {race_id for race_id, _ in self.racers_here}
                 self.started &= known

@@ -46,7 +46,7 @@ from .replay import Checks, RecordStore
 from .settings import RaceSettings
 from .stats import History
 from .storage import Loaded, RaceStore
-from .timers import SETTLE_RETRY_S, Tasks, Timers, retrying
+from .timers import SETTLE_RETRY_S, Tasks, Timers, pause, retrying
 
 log = logging.getLogger("golfrace.races")
 ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -367,7 +367,7 @@ class RaceService:
 
         async def complete() -> None:
             try:
-                await asyncio.sleep(COMPLETE_AFTER_SWEEPS * self.settings.sweep_interval_s)
+                await pause(self.clock, COMPLETE_AFTER_SWEEPS * self.settings.sweep_interval_s)
                 await retrying(
                     lambda: self._complete(race_id), SETTLE_RETRY_S, (RaceError,), f"ending {race_id}"
                 )

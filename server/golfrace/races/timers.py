@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
@@ -26,15 +27,25 @@ class SleepingClock(Protocol):
 
     async def sleep(self, seconds: float) -> None: ...
 
+    def monotonic(self) -> float: ...
+
 
 async def pause(clock: Clock | SleepingClock, seconds: float) -> None:
     """Wait ``seconds`` of ``clock``'s time: its own ``sleep`` where it has one, else real seconds (the wall
-    clock). Every race timer (time limit, idle forfeit, lobby grace) waits through this."""
+    clock). Every race timer (time limit, idle forfeit, lobby grace, the sweeper, the completion of an end
+    seen from another instance) waits through this."""
     sleep = getattr(clock, "sleep", None)
     if sleep is not None:
         await sleep(seconds)
     else:
         await asyncio.sleep(seconds)
+
+
+def monotonic(clock: Clock | SleepingClock) -> Callable[[], float]:
+    """Seconds that never go back, on ``clock``'s time: its own ``monotonic`` where it has one, else
+    ``time.monotonic`` (for intervals: a wall clock set back must not stall them)."""
+    own: Callable[[], float] | None = getattr(clock, "monotonic", None)
+    return own if own is not None else time.monotonic
 
 
 SETTLE_RETRY_S = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
