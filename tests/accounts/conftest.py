@@ -46,15 +46,22 @@ async def acct_server(acct_settings: Settings) -> AsyncIterator[RunningServer]:
 
 @pytest.fixture
 async def rds(redis_url: str) -> AsyncIterator[aioredis.Redis]:
-    """The server's own database, with the per-address limits of earlier tests cleared."""
+    """The server's own database, with the per-address limits cleared before the test and after it: every
+    test here comes from 127.0.0.1, and so do the browser tests' pages on the same Redis (a throttle test's
+    delays for that address would hold their sign-ins back)."""
     client = aioredis.Redis.from_url(redis_url, socket_timeout=5)
-    for pattern in ("thr:*", "signup:*", "wa-rate:*"):
-        async for key in client.scan_iter(match=pattern):
-            await client.delete(key)
+    await _clear_limits(client)
     try:
         yield client
     finally:
+        await _clear_limits(client)
         await client.aclose()
+
+
+async def _clear_limits(client: aioredis.Redis) -> None:
+    for pattern in ("thr:*", "signup:*", "wa-rate:*"):
+        async for key in client.scan_iter(match=pattern):
+            await client.delete(key)
 
 
 @pytest.fixture
