@@ -45,13 +45,21 @@ def public_state(game: Game, hidden: bool, meta: Mapping[str, Any] = NO_META) ->
             "empty_discard": game.variants.empty_discard,
         },
         "columns": [[c.code for c in col] for col in game.columns],
+        **pile_fields(game),
+        "can_undo": undo_open(game, meta),
+    }
+
+
+def pile_fields(game: Game) -> dict[str, Any]:
+    """What every view of a game carries besides its columns: the discard, the stock's count, the numbers
+    and the status (a snapshot, a diff, a replay's step)."""
+    return {
         "discard": card_code(game.discard),
         "stock_count": game.stock_count,
         "score": game.score,
         "moves": game.moves,
         "undos": game.undos,
         "status": game.status.value,
-        "can_undo": undo_open(game, meta),
     }
 
 
@@ -67,15 +75,7 @@ def diff(
     """The diff from ``version`` to ``version + 1`` for ``action`` taking ``before`` to ``after``."""
     out: dict[str, Any] = {"t": "diff", "game": game_id, "v": version + 1, "from": version}
     out.update(move_fields(before, after, action))
-    out.update(
-        discard=card_code(after.discard),
-        stock_count=after.stock_count,
-        score=after.score,
-        moves=after.moves,
-        undos=after.undos,
-        status=after.status.value,
-        can_undo=undo_open(after, meta),
-    )
+    out.update(pile_fields(after), can_undo=undo_open(after, meta))
     ended = before.status is Status.PLAYING and after.status is not Status.PLAYING
     if hidden and "race" not in meta and ended:  # a race seat's code: the race shows it (fair play 11.2)
         out["code"] = str(after.code)

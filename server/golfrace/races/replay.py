@@ -20,7 +20,7 @@ import redis.asyncio as aioredis
 
 from ..engine import Game, GameCode, Refusal, Status, deal, final_score, parse_token
 from ..engine.errors import ParseError
-from ..views import card_code, move_fields
+from ..views import move_fields, pile_fields
 from .daily import day_start_ms, parse_day
 from .errors import RaceError
 from .race import Race
@@ -158,15 +158,7 @@ def steps(record: GameRecord) -> list[dict[str, Any]]:
         action = parse_token(tok)
         after = game.apply(action)
         step = move_fields(game, after, action)
-        step.update(
-            discard=card_code(after.discard),
-            stock_count=after.stock_count,
-            score=after.score,
-            moves=after.moves,
-            undos=after.undos,
-            status=after.status.value,
-            t_ms=ms,
-        )
+        step.update(pile_fields(after), t_ms=ms)
         out.append(step)
         game = after
     return out
