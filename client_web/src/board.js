@@ -93,7 +93,9 @@ export class Board {
     const hadFocus = focused && this.tableau.contains(focused) ? Number(focused.parentElement?.dataset.col) : 0;
 
     for (let c = 0; c < COLUMNS; c++) this.paintColumn(c, state.columns[c] ?? [], relabel);
-    this.paintPiles(state, relabel || !before || before.discard !== state.discard, flight?.kind === "to-discard");
+    const discardChanged =
+      relabel || !before || before.discard !== state.discard || Boolean(before.held) !== Boolean(state.held);
+    this.paintPiles(state, discardChanged, flight?.kind === "to-discard");
     this.el.setAttribute("aria-label", t("ui.board_label"));
     this.tableau.setAttribute("aria-label", t("ui.tableau"));
 
@@ -152,7 +154,7 @@ export class Board {
     this.discard.setAttribute("aria-label", label);
     if (held) this.discard.title = label;
     else this.discard.removeAttribute("title");
-    if (!discardChanged && held === Boolean(this.discard.querySelector(".held-back"))) return;
+    if (!discardChanged) return;
     const old = this.topDiscard();
     this.discard.replaceChildren();
     if (state.discard) this.discard.append(makeCard(state.discard, this.loc, { tag: "span" }));
