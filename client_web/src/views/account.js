@@ -79,9 +79,11 @@ const SIGNED_IN = `
         <button type="submit" class="btn" data-t="account.change_password"></button>
       </form>
       <p class="account-passkeys"></p>
-      <label class="add-passkey-field"><span data-t="account.your_password"></span>
-        <input name="confirm-password" type="password" autocomplete="current-password" dir="ltr" maxlength="512"></label>
-      <button type="button" class="btn add-passkey" data-t="account.add_passkey"></button>
+      <div class="account-form add-passkey-form">
+        <label class="add-passkey-field"><span data-t="account.your_password"></span>
+          <input name="confirm-password" type="password" autocomplete="current-password" dir="ltr" maxlength="512"></label>
+        <button type="button" class="btn add-passkey" data-t="account.add_passkey"></button>
+      </div>
     </div>
     <div class="panel">
       <h2 data-t="account.sessions"></h2>
