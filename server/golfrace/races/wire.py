@@ -20,7 +20,7 @@ import hmac
 
 from ..context import Context
 from ..engine import GameCode
-from ..handlers import SEATS
+from ..moves import SEATS
 from . import solving, stats
 from .daily import DailyBook
 from .followers import RaceWire
