@@ -22,7 +22,7 @@ from redis.exceptions import RedisError
 
 from . import messages, metrics
 from .accounts import hello as accounts_hello
-from .accounts import ranked as accounts_ranked
+from .accounts import history as accounts_history
 from .engine import Action, Draw, Game, GameCode, Refusal, Rules, Status, Tap, Undo, random_code, token
 from .engine.errors import CodeError
 from .engine.i18n import catalog, refusal_message
@@ -367,12 +367,10 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
                 return
             if changed:
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
-                if after.status is not Status.PLAYING:  # accounts: the player's history
-                    await accounts_ranked.solo_over(
+                if after.status is not Status.PLAYING:  # the player's history (profile, stats page)
+                    await accounts_history.solo_over(
                         session.ctx.redis, session.settings.accounts, stored, after, session.ctx.clock()
                     )
-                if (game_over := session.ctx.extras.get("game_over")) is not None:
-                    await game_over(stored, after)  # an extension's hook: the player's stats
         else:
             metrics.REFUSALS.labels(answer["code"]).inc()
         session.send(localize(answer, session.lang))
