@@ -12,7 +12,8 @@ move that ended a Play game, ``handlers.on_act``) or the race's aftermath (a rac
 ``Finished.of_race`` of its record, ``races/aftermath.py``, which may run twice). Per game id: the same end
 told again changes nothing; a game that ends again (a stuck Play game undone, then won) counts once, as it
 ended last: its played and won counts move to the new end (a best, once reached at an end, stays). The
-latest ``history_max`` games are listed (the oldest go; the counters keep them).
+latest ``history_max`` games are listed (the oldest go; the counters keep them; a game that ends again
+after it left the list counts as a new one).
 
 Time to live, decided in the same script: a guest's keys expire ``anonymous_history_ttl_s`` after their last
 finished game; an account's (``acct:{P}`` exists) are kept, and signing up (``keep``) keeps the guest's
