@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from redis.exceptions import RedisError
 
 from . import metrics
-from .accounts import ranked as accounts_ranked
+from .accounts import history as accounts_history
 from .dispatch import handler
 from .engine import Action, Draw, Game, Refusal, Status, Tap, Undo, token
 from .engine.i18n import catalog, refusal_message
@@ -155,12 +155,10 @@ async def on_act(session: Session, msg: dict[str, Any]) -> None:
                 return
             if changed:
                 await store.set_open(stored.owner, game_id, after.status is Status.PLAYING)
-                if after.status is not Status.PLAYING:  # accounts: the player's history
-                    await accounts_ranked.solo_over(
+                if after.status is not Status.PLAYING:  # the player's history (profile, stats page)
+                    await accounts_history.solo_over(
                         session.ctx.redis, session.settings.accounts, stored, after, session.ctx.clock()
                     )
-                if (game_over := session.ctx.extras.get("game_over")) is not None:
-                    await game_over(stored, after)  # an extension's hook: the player's stats
         else:
             metrics.REFUSALS.labels(answer["code"]).inc()
         session.send(localize(answer, session.lang))
