@@ -25,9 +25,10 @@ from .context import Context
 from .engine.i18n import DEFAULT_LOCALE
 from .follow import Action, CancelRetry, Close, Connection, Fill, Follow, RetryAfter
 from .hub import Envelope
+from .keys import channel
 from .protocol import CLOSE_FLOOD, MSGPACK, ProtocolError, encode, unpack
 from .seams.ws_frames import frame
-from .store import Stored, channel
+from .stored import Stored
 from .views import public_state
 
 __all__ = ["REQUEST", "Follow", "FrameSink", "Request", "Session", "Socket", "snapshot"]
