@@ -27,8 +27,8 @@ from .stored import FIELDS, Stored, from_fields, new_stored
 if TYPE_CHECKING:
     from .redis_conn import ClusterBatcher
 
-# channel, game_key, seat_of (keys.py) and Also, Gate, Commit (commit.py) are importable from here too: for
-# callers that take everything of a game's storage from one module (handlers.py)
+# Defined in keys.py (channel, game_key, seat_of), commit.py (Also, Commit, Gate) and stored.py (Stored), and
+# importable from here too, for the callers that still take them from the store (handlers.py)
 __all__ = ["Also", "Commit", "Gate", "Store", "Stored", "channel", "game_key", "now_ms", "seat_of"]
 
 

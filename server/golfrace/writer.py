@@ -19,7 +19,7 @@ from .follow import Action, Connection
 from .hub import Envelope
 from .seams.ws_frames import frame
 
-log = logging.getLogger("golfrace.session")
+log = logging.getLogger("golfrace.session")  # a connection's events under one name
 
 
 class Socket(Protocol):
