@@ -9,9 +9,11 @@ import contextlib
 from typing import Any
 
 from ..accounts.hello import still_signed_in
+from ..dispatch import handler
 from ..engine import GameCode, Rules, Variants
 from ..engine.errors import CodeError
-from ..handlers import handler, localize, on_act, on_open
+from ..handlers import on_open
+from ..moves import localize, on_act
 from ..protocol import ProtocolError
 from ..session import Session
 from . import leaderboard as lb

@@ -1,4 +1,4 @@
-"""What a race adds to a move of one of its seats (``handlers.SeatRules``): the race gate its commit
+"""What a race adds to a move of one of its seats (``moves.SeatRules``): the race gate its commit
 checks, the race's move event its commit publishes (every racer's and watcher's progress and board), and
 the race following the seat once the commit is stored."""
 
