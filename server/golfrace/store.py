@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from .redis_conn import ClusterBatcher
 
 # Defined in keys.py (channel, game_key, seat_of), commit.py (Also, Commit, Gate) and stored.py (Stored), and
-# importable from here too, for the callers that still take them from the store (handlers.py)
+# importable from here too, for the callers that still take them from the store (handlers.py, moves.py,
+# accounts/history.py)
 __all__ = ["Also", "Commit", "Gate", "Store", "Stored", "channel", "game_key", "now_ms", "seat_of"]
 
 
