@@ -6,8 +6,8 @@ connection may see):
 
 - ``{"k": "race", "rev", "views": {player: view, "": watcher view}, "boards": [...], "check_at",
   "ended_at"}`` after any change of the race (published by the write itself; ``rev``: the record's);
-- ``{"k": "move", "seat", "player", "v", "diff", "progress", "board"}`` after a seat's move (published by the
-  seat's commit, ``seats.py``);
+- ``{"k": "move", "seat", "player", "v", "progress", "diff"?, "board"?}`` after a seat's move (published by
+  the seat's commit, ``seats.py``; the watchers' ``diff`` and ``board`` once the race has been watched);
 - ``{"k": "watchers", "n"}`` when the watcher count changes (``presence.py``).
 
 The end of a race is idempotent and completed by whoever next touches it: the write that ends it marks it
