@@ -35,7 +35,7 @@ log = logging.getLogger("golfrace.session")
 
 @dataclass(slots=True)
 class Request:
-    """The client message being handled (``handlers.Dispatch`` sets it in ``REQUEST``): what this
+    """The client message being handled (``dispatch.Dispatch`` sets it in ``REQUEST``): what this
     connection is sent meanwhile answers it and carries its ``rid``."""
 
     session: Session

@@ -19,18 +19,13 @@ from redis.asyncio.cluster import RedisCluster
 from .batcher import Batcher, settings_batcher
 from .commit import COMMIT, Also, Commit, Gate, commit_args, new_origin, publish_command
 from .engine import Game, GameCode
-from .keys import channel, game_key, new_id, player_key, seat_of
+from .keys import game_key, new_id, player_key
 from .protocol import pack
 from .settings import Settings
 from .stored import FIELDS, Stored, from_fields, new_stored
 
 if TYPE_CHECKING:
     from .redis_conn import ClusterBatcher
-
-# Defined in keys.py (channel, game_key, seat_of), commit.py (Also, Commit, Gate) and stored.py (Stored), and
-# importable from here too, for the callers that still take them from the store (handlers.py, moves.py,
-# accounts/history.py)
-__all__ = ["Also", "Commit", "Gate", "Store", "Stored", "channel", "game_key", "now_ms", "seat_of"]
 
 
 def now_ms() -> int:
