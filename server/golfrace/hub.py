@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
@@ -50,11 +51,12 @@ class Envelope:
         self.message = message
         game = message.get("game")
         self.diff: tuple[str, Any, Any] | None = (
-            (game, message.get("v"), message.get("from"))
+            (sys.intern(game), message.get("v"), message.get("from"))
             if message.get("t") == "diff" and type(game) is str
             else None
         )
-        """A game's diff: (game id, v, from) read once for all followers (their sessions check the types)."""
+        """A game's diff: (game id, v, from) read once for all followers (their sessions check the types); the
+        id interned, as the sessions' keys of the games they follow are (``follow.intern``)."""
         self._json: str | None = None
         self._binary_frame: bytes | None = None
         self._text_frame: bytes | None = None

@@ -156,6 +156,18 @@ class Writer:
             await asyncio.wait_for(task, self.close_timeout_s + 1)
 
 
+def write_in_step(frames: FrameSink, data: bytes) -> None:
+    """The fan-out's fast path (``Session.deliver``): a diff that the machine let go straight
+    (``Connection.diff_in_step``: nothing queued, so no writer task is draining this connection, since a
+    running writer keeps the outbox at least an empty list until ``drained``), written now to a protocol that
+    takes frames (``can_write_frames``, checked by the caller)."""
+    frames.write_frame(data)
+    global _unreported
+    if not _unreported:
+        asyncio.get_running_loop().call_soon(_report_sent)
+    _unreported += 1
+
+
 _unreported = 0
 """Frames written directly since the metric was last told (once per event-loop iteration, not per frame)."""
 

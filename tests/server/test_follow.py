@@ -273,3 +273,132 @@ def test_a_fill_whose_game_was_closed_meanwhile_just_ends() -> None:
     assert not follow.filling and conn.outbox is None
     assert conn.fill_failed(G, follow) == NONE  # a failure of that fill arms no retry either
     assert conn.missed(G) == NONE and conn.diff_arrived(G, 3, 2, "d3") == NONE
+
+
+# --- the fan-out's fast path (diff_in_step) -----------------------------------------------------------------
+H = "hbcdefghijkm"
+
+
+def _in_step() -> tuple[Connection, str, object, object]:
+    conn, _follow = following(3)
+    return conn, G, 4, 3
+
+
+def _answer_queued() -> tuple[Connection, str, object, object]:
+    conn, _follow = following(3)
+    conn.answer("pong")  # not written yet: the diff must go after it
+    return conn, G, 4, 3
+
+
+def _filling() -> tuple[Connection, str, object, object]:
+    conn, _follow = following(3)
+    diff(conn, 6)  # a gap: a fill runs
+    written(conn)
+    return conn, G, 7, 6
+
+
+def _lagging() -> tuple[Connection, str, object, object]:
+    conn, follow = following(0, send_queue=1)
+    diff(conn, 1)
+    diff(conn, 2)  # dropped: the game lags until the queue drains
+    conn.outbox = None  # written, but the drained event has not come yet
+    assert follow.lagging
+    return conn, G, 2, 1
+
+
+def _open_placeholder() -> tuple[Connection, str, object, object]:
+    conn = machine()
+    conn.opening(G, "watcher")  # open reads the game: diffs wait for the snapshot
+    return conn, G, 1, 0
+
+
+def _closing() -> tuple[Connection, str, object, object]:
+    conn, _follow = following(3)
+    conn.close(4000)
+    return conn, G, 4, 3
+
+
+def _second_game() -> tuple[Connection, str, object, object]:
+    conn, _follow = following(3)
+    conn.followed(H, "watcher", 0, "s0")  # the game last followed is H now
+    written(conn)
+    return conn, G, 4, 3
+
+
+def _last_game_closed() -> tuple[Connection, str, object, object]:
+    conn, _follow = following(3)
+    conn.followed(H, "watcher", 7, "s7")
+    written(conn)
+    conn.unfollowed(H)
+    return conn, H, 8, 7
+
+
+def _followed_again() -> tuple[Connection, str, object, object]:
+    conn, _follow = following(3)
+    conn.followed(G, "player", 9, "s9")  # a new Follow of the same game
+    written(conn)
+    return conn, G, 10, 9
+
+
+def _with(v: object, frm: object, game: str = G) -> object:
+    def build() -> tuple[Connection, str, object, object]:
+        conn, _follow = following(3)
+        return conn, game, v, frm
+
+    return build
+
+
+FAST_CASES = [
+    pytest.param(_in_step, True, id="in-step"),
+    pytest.param(_answer_queued, False, id="answer-queued"),
+    pytest.param(_filling, False, id="filling"),
+    pytest.param(_lagging, False, id="lagging"),
+    pytest.param(_open_placeholder, False, id="placeholder-of-open"),
+    pytest.param(_closing, False, id="closing"),
+    pytest.param(_second_game, True, id="not-the-game-last-followed"),
+    pytest.param(_last_game_closed, False, id="the-game-last-followed-closed"),
+    pytest.param(_followed_again, True, id="followed-again"),
+    pytest.param(_with(6, 5), False, id="gap"),
+    pytest.param(_with(3, 2), False, id="own-echo"),
+    pytest.param(_with(4, 2), False, id="broken-chain"),
+    pytest.param(_with(4, 3, "other"), False, id="not-followed"),
+    pytest.param(_with(4.0, 3), False, id="float-v"),
+    pytest.param(_with(4, 3.0), False, id="float-from"),
+    pytest.param(_with(True, 3), False, id="bool-v"),
+    pytest.param(_with("4", 3), False, id="text-v"),
+]
+
+
+@pytest.mark.parametrize(("build", "taken"), FAST_CASES)
+def test_the_fast_path_takes_exactly_the_diffs_that_would_be_queued_alone_and_drained(build, taken) -> None:
+    """``diff_in_step`` says yes only where ``diff_arrived`` would queue this frame alone with no action
+    (and ``drained`` would follow with none), and leaves the machine as those two would; otherwise it
+    changes nothing."""
+    fast, game, v, frm = build()
+    slow, *_ = build()
+    before = _states(fast)
+    outbox_before = None if slow.outbox is None else list(slow.outbox)
+    assert fast.diff_in_step(game, v, frm) is taken
+    actions = slow.diff_arrived(game, v, frm, "F")
+    alone = outbox_before is None and actions == NONE and slow.outbox == ["F"]
+    assert alone is taken
+    if taken:
+        slow.outbox.clear()  # type: ignore[union-attr]
+        assert slow.drained() == NONE
+        assert fast.outbox is None and fast.full_since is None
+        assert _states(fast) == _states(slow)
+    else:
+        assert _states(fast) == before
+
+
+def _states(conn: Connection) -> dict[str, tuple[int, bool, bool, int]]:
+    return {g: (f.v, f.filling, f.lagging, len(f.pending)) for g, f in conn.follows.items()}
+
+
+def test_the_fast_path_keeps_a_watcher_in_step_diff_after_diff() -> None:
+    conn, follow = following(0)
+    for v in range(1, 6):
+        assert conn.diff_in_step(G, v, v - 1)
+    assert follow.v == 5 and conn.outbox is None
+    assert not conn.diff_in_step(G, 5, 4)  # its echo, once more: the slow path skips it
+    assert diff(conn, 5) == NONE and written(conn) == []

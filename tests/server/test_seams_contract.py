@@ -95,6 +95,35 @@ def test_uvicorn_send_waits_for_writable_and_frames_through_websockets() -> None
     assert "self.transport.write(" in send
 
 
+def _uvicorn_methods_calling(pattern: str) -> set[str]:
+    return {
+        name
+        for name, fn in inspect.getmembers(WebSocketsSansIOProtocol, inspect.isfunction)
+        if re.search(pattern, inspect.getsource(fn))
+    }
+
+
+def test_uvicorn_takes_the_connection_out_of_open_only_where_the_frames_flag_is_made_again() -> None:
+    """``LeanWebSocketProtocol.frames_ok`` (``can_write_frames``) is made again when uvicorn sets
+    ``close_sent`` or ``disconnected`` (properties), after ``data_received`` and after ``shutdown``. So every
+    call of uvicorn's that can take websockets' connection out of ``OPEN`` (a close sent, a failure, data or
+    the end of the stream received) must be in one of those, or come with ``close_sent = True``."""
+    leaving = _uvicorn_methods_calling(r"self\.conn\.(send_close|fail|receive_data|receive_eof)\(")
+    assert leaving == {"data_received", "shutdown", "send_receive_event_to_app", "keepalive_timeout", "send"}
+    for name in ("keepalive_timeout", "send"):
+        assert "self.close_sent = True" in inspect.getsource(getattr(WebSocketsSansIOProtocol, name)), name
+    # send_receive_event_to_app runs only inside data_received: a frame handler of handle_events
+    assert _uvicorn_methods_calling(r"self\.send_receive_event_to_app\(") == {
+        "handle_text",
+        "handle_bytes",
+        "handle_cont",
+    }
+    assert _uvicorn_methods_calling(r"self\.handle_(text|bytes|cont)\(") == {"handle_events"}
+    assert _uvicorn_methods_calling(r"self\.handle_events\(") == {"data_received"}
+    # and the flags are only ever assigned, which the properties see
+    assert not re.search(r"(setattr|__dict__)", UVICORN_SOURCE)
+
+
 # --- uvicorn's Server and the protocol choice (seams/uvicorn_server.py) -------------------------------------
 def test_uvicorn_server_runs_inside_capture_signals_and_keeps_the_state_the_seam_reads() -> None:
     assert "with self.capture_signals():" in inspect.getsource(uvicorn.Server.serve)

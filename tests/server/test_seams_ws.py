@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from typing import Any
 
 import pytest
+from websockets.frames import Close, Frame, Opcode
+from websockets.protocol import State
 
 from golfrace.client import Client
-from golfrace.seams.uvicorn_ws import Gate, Inbox
+from golfrace.seams.uvicorn_ws import Gate, Inbox, LeanWebSocketProtocol
+from golfrace.testing import running_server
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -101,3 +105,72 @@ async def test_one_flush_callback_per_loop_iteration_writes_every_connection_and
     assert flushed == ["a", "b", "c"] and flusher.pending == []
     flusher.add(Conn("d"))  # the next iteration schedules again
     assert len(scheduled) == 2
+
+
+def _frames_may_go(protocol: LeanWebSocketProtocol) -> bool:
+    """What ``can_write_frames`` answers, from uvicorn's and websockets' own state (as it was computed for
+    every frame before it became one flag kept up to date)."""
+    return (
+        protocol.writable.is_set()
+        and not protocol.close_sent
+        and not protocol.disconnected
+        and protocol.handshake_complete
+        and protocol.initial_response is None
+        and not protocol.conn.extensions
+        and protocol.conn.state is State.OPEN
+    )
+
+
+async def _protocol_of(server: Any, client: Client) -> LeanWebSocketProtocol:
+    await client.connect(timeout=5)
+    await client.hello(timeout=5)
+    (session,) = [s for s in server.ctx.sessions if s.player == client.player]
+    protocol = session.writer.frames
+    assert isinstance(protocol, LeanWebSocketProtocol)
+    return protocol
+
+
+async def test_the_frames_flag_follows_the_connection_through_its_life(settings: Any) -> None:
+    async with running_server(settings.with_(port=0)) as server:
+        client = Client(server.ws)
+        protocol = await _protocol_of(server, client)
+        try:
+            assert protocol.can_write_frames() is _frames_may_go(protocol) is True
+            protocol.pause_writing()  # the kernel's buffer to this peer is full
+            assert protocol.can_write_frames() is _frames_may_go(protocol) is False
+            protocol.resume_writing()
+            assert protocol.can_write_frames() is _frames_may_go(protocol) is True
+            # the peer's close frame: websockets' connection is closing, uvicorn answers and closes the
+            # transport, and nothing has set close_sent or disconnected yet
+            close = Frame(Opcode.CLOSE, Close(1000, "").serialize()).serialize(mask=True)
+            protocol.data_received(close)
+            assert protocol.conn.state is not State.OPEN and not protocol.close_sent
+            assert protocol.can_write_frames() is _frames_may_go(protocol) is False
+            async with asyncio.timeout(5):
+                while not protocol.disconnected:
+                    await asyncio.sleep(0.01)
+            assert protocol.can_write_frames() is _frames_may_go(protocol) is False
+        finally:
+            await client.close()
+
+
+@pytest.mark.parametrize("how", ["server-closes", "shutdown", "compression"])
+async def test_the_frames_flag_is_off_once_the_server_closes_and_with_compression(
+    settings: Any, how: str
+) -> None:
+    async with running_server(settings.with_(port=0, compression=how == "compression")) as server:
+        client = Client(server.ws, compression=how == "compression")
+        protocol = await _protocol_of(server, client)
+        try:
+            if how == "server-closes":
+                (session,) = list(server.ctx.sessions)
+                session.close(4000)
+                async with asyncio.timeout(5):
+                    while not protocol.close_sent:
+                        await asyncio.sleep(0.01)
+            elif how == "shutdown":
+                protocol.shutdown()  # uvicorn's, at a server's stop: a close frame, the transport closed
+                assert not protocol.close_sent and not protocol.disconnected
+            assert protocol.can_write_frames() is _frames_may_go(protocol) is False
+        finally:
+            await client.close()

@@ -30,6 +30,7 @@ from websockets.protocol import State
 from .ws_frames import FRAMES
 
 log = logging.getLogger("golfrace.ws")
+OPEN = State.OPEN
 
 
 class Inbox:
@@ -109,11 +110,51 @@ class Gate:
 
 class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # what the fan-out reads per frame first, so that it lies together at the start of this object's
+        # attributes: whether frames may be written now, and where they go
+        self.frames_ok = False
+        """``can_write_frames``: ``open_plain`` and neither ``write_paused``, ``close_sent`` nor
+        ``disconnected``, made again whenever one of them changes (``_frames_ok_again``)."""
+        self.out: list[bytes] | None = None
+        self.flusher: Flusher = None  # type: ignore[assignment]  # the loop's, once uvicorn has set it
+        self._close_sent = False
+        self._disconnected = False
+        self.open_plain = False
+        """Accepted with nothing (such as permessage-deflate) that transforms frames per connection, and
+        websockets' connection still ``OPEN``: set by the accept; cleared where uvicorn lets ``conn`` leave
+        ``OPEN`` without setting ``close_sent`` (a frame received: the peer's close or a protocol error;
+        ``shutdown``)."""
+        self.write_paused = False
+        """The transport's buffer is over its high-water mark (``writable`` cleared)."""
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Gate()  # type: ignore[assignment]
         self.writable.set()
-        self.out: list[bytes] | None = None
+        self.flusher = _flusher(self.loop)
+
+    # uvicorn's own flags, kept as before, each change also making ``frames_ok`` again
+    @property
+    def close_sent(self) -> bool:
+        return self._close_sent
+
+    @close_sent.setter
+    def close_sent(self, value: bool) -> None:
+        self._close_sent = value
+        self._frames_ok_again()
+
+    @property
+    def disconnected(self) -> bool:
+        return self._disconnected
+
+    @disconnected.setter
+    def disconnected(self, value: bool) -> None:
+        self._disconnected = value
+        self._frames_ok_again()
+
+    def _frames_ok_again(self) -> None:
+        self.frames_ok = (
+            self.open_plain and not self.write_paused and not self._close_sent and not self._disconnected
+        )
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
@@ -123,24 +164,39 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def can_write_frames(self) -> bool:
         """Whether a frame made by ``frame`` may be written now: the connection is open, nothing (such as
-        permessage-deflate) transforms frames per connection, and the transport is not paused."""
-        return (
-            self.writable.is_set()
-            and not self.close_sent
-            and not self.disconnected
-            and self.handshake_complete
-            and self.initial_response is None
-            and not self.conn.extensions
-            and self.conn.state is State.OPEN
-        )
+        permessage-deflate) transforms frames per connection, and the transport is not paused. One
+        attribute (``frames_ok``), since it is asked for every frame of a broadcast to every follower."""
+        return self.frames_ok
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.open_plain and self.conn.state is not OPEN:
+            self.open_plain = False
+            self._frames_ok_again()
+
+    def shutdown(self) -> None:
+        super().shutdown()
+        self.open_plain = False
+        self._frames_ok_again()
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self.write_paused = True
+        self._frames_ok_again()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self.write_paused = False
+        self._frames_ok_again()
 
     def write_frame(self, data: bytes) -> None:
         """Append one framed frame to this iteration's socket write (check ``can_write_frames`` first)."""
-        if self.out is None:
+        out = self.out
+        if out is None:
             self.out = [data]
-            _flusher(self.loop).add(self)
+            self.flusher.add(self)
         else:
-            self.out.append(data)
+            out.append(data)
 
     async def send(self, message: Any) -> None:
         """Data frames are written once per event-loop iteration: an answer and the diff it caused (or a
@@ -163,11 +219,20 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
                 raise ClientDisconnected() from None
             if self.out is None:
                 self.out = []
-                _flusher(self.loop).add(self)
+                self.flusher.add(self)
             self.out.extend(self.conn.data_to_send())
             return
         self.flush()
         await super().send(message)
+        if message["type"] == "websocket.accept":
+            conn = self.conn
+            self.open_plain = (
+                self.handshake_complete
+                and self.initial_response is None
+                and not conn.extensions
+                and conn.state is OPEN
+            )
+            self._frames_ok_again()
         if message["type"] == "websocket.accept" and self.handshake_complete and self.request is not None:
             self.request.headers.clear()  # also referenced from the parser's finished handshake frame
             self.request = None  # type: ignore[assignment]
