@@ -117,6 +117,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         ``disconnected``, made again whenever one of them changes (``_frames_ok_again``)."""
         self.out: list[bytes] | None = None
         self.flusher: Flusher = None  # type: ignore[assignment]  # the loop's, once uvicorn has set it
+        self.sink: asyncio.Transport = None  # type: ignore[assignment]
+        """``transport``, beside ``out`` (what ``flush`` reads)."""
         self._close_sent = False
         self._disconnected = False
         self.open_plain = False
@@ -156,6 +158,10 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
             self.open_plain and not self.write_paused and not self._close_sent and not self._disconnected
         )
 
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.sink = self.transport
+
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         scope = getattr(self, "scope", None)  # none when the handshake was refused
@@ -194,7 +200,10 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
         out = self.out
         if out is None:
             self.out = [data]
-            self.flusher.add(self)
+            pending = self.flusher.pending  # Flusher.add, inline: it runs for every frame of a broadcast
+            if not pending:
+                self.loop.call_soon(self.flusher.run)
+            pending.append(self)
         else:
             out.append(data)
 
@@ -240,8 +249,8 @@ class LeanWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def flush(self) -> None:
         out, self.out = self.out, None
-        if out and not self.transport.is_closing():
-            self.transport.write(out[0] if len(out) == 1 else b"".join(out))
+        if out and not (sink := self.sink).is_closing():
+            sink.write(out[0] if len(out) == 1 else b"".join(out))
 
 
 class Flusher:
