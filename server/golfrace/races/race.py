@@ -28,7 +28,7 @@ from enum import StrEnum
 from typing import Any
 
 from ..engine import GameCode, Status
-from .daily import day_of
+from .daily import code_public_at
 from .errors import RaceError
 from .racer import NO_SEATS, STOPPED, Outcome, Racer, Seat, Seats
 from .settings import DEFAULT_SETTINGS, RaceSettings
@@ -78,6 +78,9 @@ class Race:
     previous: str | None = None
     next_seat: int = 1
     idle_s: int = DEFAULT_SETTINGS.idle_forfeit_s
+    grace_s: int = DEFAULT_SETTINGS.daily_grace_s
+    """A daily attempt: the server's ``daily_grace_s`` when it was created (its code's secrecy outlasts the
+    day by as much: ``code_visible_to``)."""
     finalized: bool = False
     """The end's aftermath (records, boards, bests, daily) is done; until then whoever touches the ended race
     does it (every step is idempotent), so a process dying at the end loses nothing."""
@@ -114,6 +117,7 @@ class Race:
             daily=daily,
             previous=previous,
             idle_s=settings.idle_forfeit_s,
+            grace_s=settings.daily_grace_s,
         )
         return race.join(host, name, now, settings)
 
@@ -201,11 +205,16 @@ class Race:
     def code_visible_to(self, player: str | None, now: int | None = None) -> bool:
         """Fair play (11.2): a typed code is no secret; any other code is shown to nobody, its own racers
         included (a finished or resigned racer could pass it on), until every racer is done; a daily code
-        until its attempt has ended and its UTC day is over as well (``now`` given and past it)."""
+        until its attempt has ended and no attempt of its day can count any more: the day is over and its
+        grace too (``now`` given and past it; every attempt of a day deals the same code)."""
         if self.typed:
             return True
         if self.daily is not None:
-            return self.ended_at is not None and now is not None and day_of(now).isoformat() > self.daily
+            return (
+                self.ended_at is not None
+                and now is not None
+                and now >= code_public_at(self.daily, self.grace_s)
+            )
         return self.ended_at is not None
 
     def cards_public(self, now: int) -> bool:
