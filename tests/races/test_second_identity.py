@@ -20,7 +20,7 @@ from golfrace.testing import RunningServer, running_server
 from ..clock import MovableClock
 from .test_fair_play import account, attempt, resign, settled
 from .test_hidden import assert_nothing_early, stock_of
-from .test_wire import T, act, apply_diff, greedy, join, new_race, open_seat, start, wait_start
+from .test_wire import T, act, apply_diff, greedy, join, new_race, open_seat, play_out, start, wait_start
 
 DAY = date(2031, 7, 9)
 DAY_END_MS = day_start_ms(DAY + timedelta(days=1))
@@ -137,6 +137,35 @@ async def test_a_days_code_stays_hidden_in_every_attempt_until_no_attempt_of_it_
         assert (await http.get(f"/api/races/{done[1]['race']}")).json()["code"] == code
         bests = await http.get("/api/players/me/bests", headers={"Authorization": f"Bearer {guest.token}"})
         assert [e["code"] for e in bests.json()["entries"]] == [code]
+
+
+async def test_a_finished_racers_history_holds_no_card_and_no_code_while_the_race_is_on(
+    make_client: Any, server: Any, server_clock: MovableClock
+) -> None:
+    """Bob plays his seat to its end while Ann has not moved: his stats page (the one history the profile
+    reads too) gives him and his other identities nothing of the deal, then or after the end."""
+    ann, bob = await make_client(name="Ann"), await make_client(name="Bob")
+    rid = (await new_race(ann, name="Ann"))["race"]
+    await join(bob, rid)
+    view = await start(ann, rid, bob)
+    code, stock = await stock_of(server, rid)
+    game = await open_seat(bob, rid, 2)
+    await wait_start(view, server_clock)
+    await play_out(bob, rid, game["state"], 0)
+    await bob.expect("race", T, where=lambda m: m["race"] == rid and m["racers"][1]["status"] != "playing")
+    auth = {"Authorization": f"Bearer {bob.token}"}
+    async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+        during = (await http.get("/api/players/me/stats", headers=auth)).json()
+        assert_nothing_early([during], code, stock)
+        await ann.send({"t": "race_resign", "race": rid})
+        await bob.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+
+        async def counted() -> dict[str, Any] | None:
+            page: dict[str, Any] = (await http.get("/api/players/me/stats", headers=auth)).json()
+            return page if page["modes"]["race"]["played"] == 1 else None
+
+        after = await settled(counted)
+    assert_nothing_early([after], code, stock)  # numbers only, once the code is public too
 
 
 async def _entries(http: httpx.AsyncClient, path: str) -> list[dict[str, Any]] | None:

@@ -107,16 +107,13 @@ _DEAL_CODES: dict[int, tuple[Deal, list[list[str]]]] = {}
 
 def watcher_diff(race: Race, diff: dict[str, Any], game: Game, shown: int | None) -> dict[str, Any]:
     """A seat's diff as watchers get it (``board``'s rules): a move of a hidden board names no card and no
-    column (its counts stay)."""
+    column (``drawn`` and ``discard`` null, no ``removed`` or ``restored``); its counts stay."""
     if not hides(race, game, shown):
         return diff
-    out = dict(diff)
+    out = {k: v for k, v in diff.items() if k not in ("removed", "restored")}
     for key in ("drawn", "discard"):
         if key in out:
             out[key] = None
-    for key in ("removed", "restored"):
-        if isinstance(out.get(key), dict):
-            out[key] = {"col": None, "card": None}
     return out
 
 

@@ -111,8 +111,11 @@ async def bests_endpoint(request: Request) -> Response:
     if player is None:
         return _http_error("bad_token", "send your token (token=… or Authorization: Bearer …)", 401)
     service = _service(request)
-    days = secret_days(service.clock(), service.settings.daily_grace_s)
-    secret = frozenset([str(await service.daily.code(day)) for day in days])
+    try:
+        days = secret_days(service.clock(), service.settings.daily_grace_s)
+        secret = frozenset([str(await service.daily.code(day)) for day in days])
+    except RaceError as exc:  # no daily code: what to hide is unknown, so nothing is shown
+        return _http_error(exc.code, exc.message, 503)
     return await _board_page(request, lb.bests_board(player), secret=secret)
 
 
