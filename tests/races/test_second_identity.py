@@ -38,18 +38,21 @@ async def clocked(settings: Settings, clock: MovableClock) -> AsyncIterator[Runn
         yield running
 
 
+@pytest.mark.parametrize("first_watch", ["before the start", "after his moves"])
 async def test_a_watcher_cannot_tell_which_card_a_racer_played_onto_a_draw_still_hidden(
-    make_client: Any, server: Any, server_clock: MovableClock
+    make_client: Any, server: Any, server_clock: MovableClock, first_watch: str
 ) -> None:
     """Bob draws a card Ann has not reached and plays a tableau card onto it: the card he played tells its
     rank (one apart), so watchers (Ann's second token among them) must not see which one it was until Ann
-    has drawn as far; they see his board as it was at that draw, and the counts."""
+    has drawn as far; they see his board as it was at that draw, and the counts. Watched from the start, or
+    first watched after those moves (made while the race's move events carried no boards)."""
     ann, bob = await make_client(name="Ann"), await make_client(name="Bob")
     eve = await make_client(name="Eve")  # Ann's second token
     rid = (await new_race(ann, name="Ann"))["race"]
     await join(bob, rid)
-    await eve.send({"t": "watch", "race": rid})
-    await eve.expect("race_watch", T)
+    if first_watch == "before the start":
+        await eve.send({"t": "watch", "race": rid})
+        await eve.expect("race_watch", T)
     view = await start(ann, rid, bob)
     code, stock = await stock_of(server, rid)
     state = json.loads(json.dumps((await open_seat(bob, rid, 2))["state"]))
@@ -65,12 +68,15 @@ async def test_a_watcher_cannot_tell_which_card_a_racer_played_onto_a_draw_still
     played = state["columns"][move["col"] - 1][-1]
     seq += 1
     assert (await act(bob, rid, seq, move))["t"] == "ack"
-    seen = await eve.expect(
-        "race_board", T, where=lambda m: m["board"]["seat"] == 2 and m["board"]["moves"] == seq
-    )
+    shown_boards = []
+    if first_watch == "before the start":
+        seen = await eve.expect(
+            "race_board", T, where=lambda m: m["board"]["seat"] == 2 and m["board"]["moves"] == seq
+        )
+        shown_boards.append(seen["board"])
     await eve.send({"t": "watch", "race": rid})
     fresh = await eve.expect("race_watch", T, where=lambda m: m["boards"][1]["moves"] == seq)
-    for shown in (seen["board"], fresh["boards"][1]):
+    for shown in (*shown_boards, fresh["boards"][1]):
         assert shown["hidden"] and shown["discard"] is None, shown
         assert shown["columns"][move["col"] - 1][-1] == played, "the card he played shows as gone"
     for frame in eve.frames:
