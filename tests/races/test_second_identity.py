@@ -18,6 +18,7 @@ from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
 from ..clock import MovableClock
+from .helpers import won_deal
 from .test_fair_play import account, attempt, resign, settled
 from .test_hidden import assert_nothing_early, stock_of
 from .test_wire import T, act, apply_diff, greedy, join, new_race, open_seat, play_out, start, wait_start
@@ -172,6 +173,49 @@ async def test_a_finished_racers_history_holds_no_card_and_no_code_while_the_rac
 
         after = await settled(counted)
     assert_nothing_early([after], code, stock)  # numbers only, once the code is public too
+    await finalized(server, rid)
+
+
+async def test_the_solver_finding_the_par_tells_the_racers_nothing_while_they_race(
+    make_client: Any, server: Any, server_clock: MovableClock
+) -> None:
+    """The par (the deal's best score, from the solver) shows after the end only; its search finishing during
+    the race must not reach the racers either: a ``race`` then, changing nothing they see, would tell how soon
+    the solver saw through the deal, a hint about its stock."""
+    code, _ = won_deal()  # a typed deal the solver sees through at once
+    ann, bob = await make_client(name="Ann"), await make_client(name="Bob")
+    rid = (await new_race(ann, name="Ann", code=code))["race"]
+    await join(bob, rid)
+    view = await start(ann, rid, bob)
+    service = server.ctx.extras["races"].service
+
+    async def par() -> int | None:
+        race = await service.storage.read_race(rid)
+        return None if race is None else race.par
+
+    assert await settled(par) is not None
+    await wait_start(view, server_clock)
+    assert (await act(ann, rid, 1, {"a": "draw"}))["t"] == "ack"  # published after the par's write
+    await bob.expect("race_progress", T, where=lambda m: m["race"] == rid and m["racer"]["moves"] == 1)
+    races = [f for f in bob.frames if f.get("t") == "race" and f["race"] == rid]
+    started = next(i for i, f in enumerate(races) if f["phase"] == "countdown")
+    assert races[started + 1 :] == [], "a race frame came while they raced"
+    await ann.send({"t": "race_resign", "race": rid})
+    await bob.send({"t": "race_resign", "race": rid})
+    done = await bob.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    assert done["par"] == 350
+    await finalized(server, rid)
+
+
+async def finalized(server: Any, rid: str) -> None:
+    """Until the end's aftermath of race ``rid`` is done (it counts the results in the server's metrics,
+    which other tests of this process read)."""
+
+    async def done() -> bool | None:
+        race = await server.ctx.extras["races"].service.storage.read_race(rid)
+        return True if race is not None and race.finalized else None
+
+    await settled(done)
 
 
 async def _entries(http: httpx.AsyncClient, path: str) -> list[dict[str, Any]] | None:

@@ -196,7 +196,11 @@ class RaceService:
         after = change(before.settle(now, loaded.seats))
         if after == before:
             return Change(before, before, loaded.seats)
-        quiet = replace(before, finalized=after.finalized) == after  # only the aftermath's mark
+        # only the aftermath's mark, or the par of a race still on (shown after the end, and its timing would
+        # tell how soon the solver saw through the deal): no event, nothing anyone sees changes
+        quiet = replace(before, finalized=after.finalized) == after or (
+            after.ended_at is None and replace(before, par=after.par) == after
+        )
         after = replace(after, rev=before.rev + 1)  # the gate's copy tells the seats' commits
         seats: dict[int, Seat] = dict(loaded.seats)
         new_seats: dict[int, dict[str, Any]] = {}
