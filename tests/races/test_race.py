@@ -278,3 +278,14 @@ def test_rematch_and_storage_round_trip() -> None:
     assert nxt.id == "rnext" and nxt.host == "bob" and nxt.previous == race.id and nxt.options == race.options
     nxt = nxt.join("alice", "Alice", s + 11)
     assert [r.player for r in nxt.racers] == ["bob", "alice"]
+
+
+def test_a_racer_whose_seat_was_not_read_bounds_what_watchers_see_as_having_drawn_nothing() -> None:
+    """Fair play 11.4: watchers see as many draws of any board as the racer still playing who drew fewest; a
+    racer whose seat game is missing from those read (not stored, or gone) counts as having drawn none,
+    rather than being left out of the bound (which would show the others' draws beyond theirs)."""
+    code, _ = won_deal()
+    play = Play(started(code))
+    race = play.run("bob", ["d", "d"], T0 + 4000)  # Alice has not moved: no seat of hers among these
+    assert race.shown_draws(play.seats, T0 + 4000) == 0
+    assert board(race, race.racers[1], play.seats, T0 + 4000)["hidden"]

@@ -223,13 +223,14 @@ class Race:
 
     def shown_draws(self, seats: Seats, now: int) -> int | None:
         """Fair play (11.4): how many drawn cards of any board someone other than its player may see (the
-        racers share one stock): as many as every racer still playing has drawn; None: all of them. A daily
-        attempt shows none until its day is over."""
+        racers share one stock): as many as every racer still playing has drawn (one whose seat is not in
+        ``seats`` has drawn none); None: all of them. A daily attempt shows none until its code may be
+        shown."""
         if self.cards_public(now):
             return None
         if self.daily is not None:
             return 0
-        drawn = [seats[r.seat].game.drawn for r in self.racers if not r.done and r.seat in seats]
+        drawn = [seats[r.seat].game.drawn if r.seat in seats else 0 for r in self.racers if not r.done]
         return min(drawn) if drawn else 0
 
     def ranking(self, seats: Seats) -> list[Racer]:
