@@ -8,6 +8,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..accounts.callers import request_player
 from ..engine.errors import CodeError
+from ..keys import seat_of
 from ..protocol import ID_LEN
 from . import leaderboard as lb
 from . import pages, race_views
@@ -16,7 +17,7 @@ from .daily_race import daily_status
 from .errors import RaceError
 from .followers import RaceWire
 from .replay import public
-from .service import RaceService, split_game_id
+from .service import RaceService
 
 HTTP_ERRORS = {"game_not_found": 404, "race_not_found": 404, "game_not_ended": 409}
 
@@ -136,7 +137,7 @@ async def daily_endpoint(request: Request) -> Response:
 async def game_endpoint(request: Request) -> Response:
     service = _service(request)
     game_id = request.path_params["game"][:ID_LEN]
-    split = split_game_id(game_id)
+    split = seat_of(game_id)
     race = await service.load(split[0]) if split else None  # an ended race's records are completed here
     record = await service.records.load(game_id)
     if record is None:

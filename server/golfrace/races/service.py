@@ -31,8 +31,9 @@ import redis.asyncio as aioredis
 
 from ..accounts.history import History
 from ..accounts.settings import AccountSettings
+from ..context import wall_clock
 from ..engine import GameCode, Rules, Variants, random_ranked_code
-from ..keys import seat_id
+from ..keys import new_race_id, seat_id
 from ..protocol import pack
 from ..store import Store
 from . import aftermath, race_views, solving
@@ -50,26 +51,10 @@ from .storage import Loaded, RaceStore
 from .timers import SETTLE_RETRY_S, Tasks, Timers, pause, retrying
 
 log = logging.getLogger("golfrace.races")
-ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 Clock = Callable[[], int]
 COMPLETE_AFTER_SWEEPS = 4
 """Sweeps an instance waits after seeing a race end elsewhere before it checks that the end was completed
 (the instance that ended it normally has by then)."""
-
-
-def wall_clock() -> int:
-    return int(time.time() * 1000)
-
-
-def new_race_id() -> str:
-    return "r" + "".join(secrets.choice(ID_ALPHABET) for _ in range(11))
-
-
-def split_game_id(game_id: str) -> tuple[str, int] | None:
-    race_id, sep, seat = game_id.rpartition("-")
-    if not sep or not race_id.startswith("r") or not (seat.isascii() and seat.isdigit()):
-        return None
-    return race_id, int(seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,14 +314,16 @@ class RaceService:
         return (await self.update(race_id, lambda r: r.leave(player))).after
 
     async def start(self, race_id: str, player: str) -> Race:
-        race = (await self.update(race_id, lambda r: r.start(player, self.clock(), self.settings))).after
+        now = self.clock()  # before the write's own reading: its event sees the race as started by now
+        race = (await self.update(race_id, lambda r: r.start(player, now, self.settings))).after
         if self.settings.solver_budget_s > 0:  # 0: no par search (no solver thread per race)
             self.tasks.spawn(self.compute_par(race))
         await self.live.add(race)
         return race
 
     async def resign(self, race_id: str, player: str) -> Race:
-        return (await self.update(race_id, lambda r: r.resign(player, self.clock()))).after
+        now = self.clock()
+        return (await self.update(race_id, lambda r: r.resign(player, now))).after
 
     async def rematch(self, race_id: str, player: str) -> Race:
         candidate = new_race_id()
