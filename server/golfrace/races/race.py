@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
 
 from ..engine import GameCode, Status
 from .daily import code_public_at
@@ -385,18 +384,6 @@ class Race:
         if self.racers and all(r.done for r in self.racers):
             return replace(self, ended_at=max(r.finished_at or 0 for r in self.racers))
         return self
-
-    # --- storage (plain data: race_data.py) ---------------------------------------------------------
-    def to_data(self) -> dict[str, Any]:
-        from .race_data import race_to_data
-
-        return race_to_data(self)
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Race:
-        from .race_data import race_from_data
-
-        return race_from_data(data)
 
 
 def _clean_name(name: str, settings: RaceSettings) -> str:

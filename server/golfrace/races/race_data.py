@@ -1,4 +1,4 @@
-"""A race as stored: plain JSON-ready data (``Race.to_data``/``Race.from_data``), read back exactly."""
+"""A race as stored: plain JSON-ready data (``race_to_data``/``race_from_data``), read back exactly."""
 
 from __future__ import annotations
 
