@@ -122,6 +122,16 @@ def boards(race: Race, seats: Seats, now: int) -> list[dict[str, Any]]:
     return [board(race, r, seats, now, shown) for r in race.racers]
 
 
+def revealed(before: Race, after: Race, seats: Seats, now: int) -> list[dict[str, Any]]:
+    """The boards that show more to watchers after a change of the race than before it (the racer behind
+    stopped, so the draws every racer still playing has reached are more): a watched race's only."""
+    was, shown = before.shown_draws(seats, now), after.shown_draws(seats, now)
+    if not after.watched or was is None or (shown is not None and shown <= was):
+        return []
+    more = [r for r in after.racers if (s := seats.get(r.seat)) is not None and s.game.drawn > was]
+    return [board(after, r, seats, now, shown) for r in more]
+
+
 def race_view(
     race: Race, viewer: str | None, now: int, watchers: int = 0, seats: Seats | None = None
 ) -> dict[str, Any]:

@@ -4,7 +4,7 @@ compare-and-set of ``storage.py``, and complete the end of any race it touches â
 Events on ``race:{<id>}`` (internal: they carry every audience's view; ``followers.py`` picks what each
 connection may see):
 
-- ``{"k": "race", "rev", "views": {player: view, "": watcher view}, "boards": [...], "check_at",
+- ``{"k": "race", "rev", "views": {player: view, "": watcher view}, "boards": [...] (revealed), "check_at",
   "ended_at"}`` after any change of the race (published by the write itself; ``rev``: the record's);
 - ``{"k": "move", "seat", "player", "v", "progress", "diff"?, "board"?}`` after a seat's move (published by
   the seat's commit, ``seats.py``; the watchers' ``diff`` and ``board`` once the race has been watched);
@@ -193,7 +193,7 @@ class RaceService:
             fresh, new_seats = self.seat_games(after)
             seats.update(fresh)
         watchers = None if quiet else await self.presence.watchers(after.id)
-        event = b"" if watchers is None else pack(self._event(after, now, seats, watchers))
+        event = b"" if watchers is None else pack(self._event(before, after, now, seats, watchers))
         if after.starts_at is None and not after.racers:  # fair play: an empty lobby goes
             outcome = await self.storage.delete(loaded, event)
         else:
@@ -202,14 +202,14 @@ class RaceService:
             raise RaceError("race_not_found", f"no race {after.id!r}", race=after.id)
         return Change(before, after, seats, watchers) if outcome == "ok" else None
 
-    def _event(self, race: Race, now: int, seats: Seats, watchers: int) -> dict[str, Any]:
+    def _event(self, before: Race, race: Race, now: int, seats: Seats, watchers: int) -> dict[str, Any]:
         return {
             "k": "race",
             "rev": race.rev,  # an instance whose peek is this revision keeps it
             "check_at": race.next_check(seats),  # for the timers of the other instances serving it
             "ended_at": race.ended_at,
             "views": race_views.all_views(race, now, watchers, seats),
-            "boards": race_views.boards(race, seats, now),
+            "boards": race_views.revealed(before, race, seats, now),  # only watchers get them
         }
 
     def seat_games(self, race: Race) -> tuple[dict[int, Seat], dict[int, dict[str, Any]]]:
