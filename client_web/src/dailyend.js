@@ -86,7 +86,7 @@ export function installDailyEnd(app) {
     const mine = race.results?.find((r) => r.seat === race.you?.seat) ?? race.results?.[0];
     d.querySelector(".de-date").textContent = race.daily;
     d.querySelector(".de-score").textContent = mine ? String(mine.score) : "—";
-    d.querySelector(".de-time").textContent = clock(mine?.elapsed, { tenths: true });
+    d.querySelector(".de-time").textContent = clock(mine?.elapsed, { final: true });
     d.querySelector(".de-moves").textContent = mine ? String(mine.moves) : "—";
     d.querySelector(".de-par").textContent = race.par == null ? "" : t("ui.par", { n: race.par });
     const why = d.querySelector(".de-unranked");

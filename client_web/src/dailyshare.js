@@ -18,7 +18,7 @@ export function dailyShareText(date, result, link = `${location.origin}/#/daily`
   const head = t("ui.daily_share", {
     date,
     score: num(result.score),
-    time: clock(result.elapsed, { tenths: true }), // as the result dialog and the Daily tab show it
+    time: clock(result.elapsed, { final: true }), // as the result dialog and the Daily tab show it
     moves: t("ui.daily_moves", { n: result.moves }),
   });
   const symbols = (result.left ?? []).map((n) => COLUMN_SYMBOLS[Math.min(n, COLUMN_SYMBOLS.length - 1)]).join("");

@@ -100,6 +100,9 @@ def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str,
     )
     assert page.evaluate("navigator.clipboard.readText()") == share
     end.locator(".de-close").click()
+    # one rule for times (format.clock): my results row and my HUD read the dialog's time, tenths included
+    assert page.text_content(".results-table tr.me td:nth-child(5)") == time_text
+    assert page.text_content(".race-hud .elapsed") == time_text
     # the results carry the name, not "Player"
     assert name in (page.text_content(".results-table tbody") or "")
 

@@ -73,7 +73,7 @@ export function createDailyView(app) {
     const r = daily.result;
     q(".result-line").hidden = !r;
     q(".result-score").textContent = r ? String(r.score) : "—";
-    q(".result-time").textContent = r ? clock(r.elapsed, { tenths: true }) : "—"; // as the share text
+    q(".result-time").textContent = r ? clock(r.elapsed, { final: true }) : "—"; // as the share text
     q(".result-moves").textContent = r ? String(r.moves) : "—";
     // the share text in the page's language, from the ranked result (the server's `share` is English)
     const share = dailyShareText(daily.date, daily.result);

@@ -5,7 +5,7 @@
 import { errorText, t } from "../i18n.js";
 import { entryName } from "../names.js";
 import { el, translate } from "../ui.js";
-import { clocks } from "../format.js";
+import { clock } from "../format.js";
 import { initial, reduce, today } from "./leaderboards_state.js";
 
 const LIMIT = 20;
@@ -36,7 +36,8 @@ export function createLeaderboardsView(app) {
   const kindField = /** @type {HTMLSelectElement} */ (form.elements.namedItem("kind"));
   const keyField = /** @type {HTMLInputElement} */ (form.elements.namedItem("key"));
 
-  function row(entry, mine, time) {
+  function row(entry, mine) {
+    const time = clock(entry.elapsed, { final: true }); // a result: with tenths, as the ranking compares them
     const tr = document.createElement("tr");
     if (mine) tr.className = "me";
     const name = entryName(entry);
@@ -110,9 +111,8 @@ export function createLeaderboardsView(app) {
     const me = app.player();
     const body = q(".board-table tbody");
     const extra = you && !entries.some((e) => e.player === me) ? { ...you.entry, rank: you.rank } : null;
-    const times = clocks(extra ? [...entries, extra] : entries); // tenths where two rows would read the same
-    body.replaceChildren(...entries.map((e, i) => row(e, e.player === me, times[i])));
-    if (extra) body.append(row(extra, true, times[entries.length]));
+    body.replaceChildren(...entries.map((e) => row(e, e.player === me)));
+    if (extra) body.append(row(extra, true));
     q(".empty").hidden = entries.length > 0;
     root.dataset.loaded = name;
   }

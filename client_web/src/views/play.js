@@ -384,16 +384,16 @@ export function createPlayView(app) {
         </dialog>`);
       d.querySelector(".end-summary").textContent = t("ui.won_summary", { score: won.score, moves: won.moves });
       d.querySelector(".won-score").textContent = String(won.score);
-      d.querySelector(".won-time").textContent = clock(ms, { tenths: true });
+      d.querySelector(".won-time").textContent = clock(ms, { final: true });
       // a cleared table is the best any line of this deal reaches: the deal's par is the score just made
       d.querySelector(".won-par").textContent = t("ui.par", { n: won.score });
       const best = better ? { score: won.score, ms } : previous;
-      d.querySelector(".won-best").textContent = best ? `${best.score} · ${clock(best.ms, { tenths: true })}` : "—";
+      d.querySelector(".won-best").textContent = best ? `${best.score} · ${clock(best.ms, { final: true })}` : "—";
       /** @type {HTMLElement} */ (d.querySelector(".new-best")).hidden = !(better && previous);
       d.querySelector(".end-code bdi").textContent = won.code ?? "";
       for (const b of d.querySelectorAll(".share-end, .again-end, .race-end")) /** @type {HTMLElement} */ (b).hidden = !won.code;
       d.querySelector(".share-end").addEventListener("click", async () => {
-        const text = t("ui.share_win", { code: won.code, score: won.score, time: clock(ms), link: location.origin + "/" });
+        const text = t("ui.share_win", { code: won.code, score: won.score, time: clock(ms, { final: true }), link: location.origin + "/" });
         const how = await shareText(text);
         if (how === "copied") toast(t("ui.copied"));
       });

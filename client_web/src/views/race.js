@@ -539,7 +539,7 @@ export function createRaceView(app) {
     if (!race?.starts_at || !mine) return;
     let elapsed = stillPlaying(state) ? Math.max(0, app.conn.serverNow() - race.starts_at) : myProgress(state)?.elapsed;
     if (elapsed != null && race.deadline) elapsed = Math.min(elapsed, race.deadline - race.starts_at);
-    q(".elapsed").textContent = clock(elapsed);
+    q(".elapsed").textContent = clock(elapsed, { final: !stillPlaying(state) });
   }
 
   function renderResults() {
