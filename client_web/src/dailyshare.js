@@ -25,6 +25,20 @@ export function dailyShareText(date, result, link = `${location.origin}/#/daily`
   return [head, symbols, link].filter(Boolean).join("\n");
 }
 
+/** Show a share text in `box` as it will be copied, its date kept on one line (a line may otherwise break
+ * at the date's hyphens, "2026-" / "12-01"); each line of the box takes its own direction (styles.css). */
+export function showShareText(box, text) {
+  const at = text.search(/\d{4}-\d\d-\d\d/);
+  if (at < 0) {
+    box.textContent = text;
+    return;
+  }
+  const date = document.createElement("span");
+  date.className = "nowrap";
+  date.textContent = text.slice(at, at + 10);
+  box.replaceChildren(text.slice(0, at), date, text.slice(at + 10));
+}
+
 /** Better than how many of the day's other players, in percent (null while there is nobody to compare):
  * those with a lower score, and half of those with the same. */
 export function percentile(scores, mine, counted = true) {

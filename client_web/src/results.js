@@ -3,7 +3,7 @@
 // spectator's): rank, name, status, score, time, moves and undos, with par for the deal.
 import { t } from "./i18n.js";
 import { racerName } from "./names.js";
-import { el, translate } from "./ui.js";
+import { el, isolated, translate } from "./ui.js";
 import { clock, statusText } from "./format.js";
 
 /** The columns from this one on (moves, undos) are the first to go on a narrow screen. */
@@ -69,7 +69,8 @@ export function paintResults(panel, race, mySeat = null, marks = {}) {
     const values = [r.rank, racerName(r), status.join(" · "), r.score, clock(r.elapsed, { final: true }), r.moves, r.undos];
     values.forEach((value, i) => {
       const td = document.createElement("td");
-      td.textContent = String(value);
+      if (i === 1) td.append(isolated(String(value))); // the name: its own direction, in the column's
+      else td.textContent = String(value);
       if (i >= MORE) td.className = "col-more"; // moves and undos: left out on a phone
       tr.append(td);
     });

@@ -17,6 +17,19 @@ from .helpers import resign, shot
 from .test_ux_board import SIZES
 
 PAR_TIMEOUT_MS = 30_000  # the solver computes par after the end, within its budget
+# whether a share text's first line touches the box's left and right sides (inside its padding)
+FIRST_LINE_SIDES = """box => {
+  const range = document.createRange();
+  range.selectNodeContents(box.firstChild);
+  const rects = [...range.getClientRects()];
+  const line = rects.filter((r) => Math.abs(r.top - rects[0].top) < 2); // its runs (bidi) on the first line
+  const left = Math.min(...line.map((r) => r.left)), right = Math.max(...line.map((r) => r.right));
+  const inner = box.getBoundingClientRect(), style = getComputedStyle(box);
+  return [
+    Math.abs(left - (inner.left + parseFloat(style.paddingLeft))) < 2,
+    Math.abs(right - (inner.right - parseFloat(style.paddingRight))) < 2,
+  ];
+}"""
 
 
 def daily_page(new_context: Any, base: str, loc: str, size: str) -> Any:
@@ -78,6 +91,10 @@ def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str,
     assert share.rstrip().endswith(f"{web_server.http}/#/daily")
     assert "GO1-" not in share
     assert time_text in share.splitlines()[0]  # the time as the dialog shows it, tenths included
+    # the share text's first line starts on the page's start side (Hebrew: on the right), its date unbroken
+    assert end.locator(".de-share .nowrap").evaluate("e => e.getClientRects().length") == 1
+    left, right = end.locator(".de-share").evaluate(FIRST_LINE_SIDES)
+    assert right if loc == "he" else left, (left, right)
     # a guest's result is not on the public board (accounts only): the dialog says how to rank, and today's
     # scores (when there are any) have no bar marked as the guest's
     assert end.locator("[data-ranked-notice]").is_visible()

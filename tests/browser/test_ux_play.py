@@ -168,6 +168,11 @@ def test_a_win_is_a_moment(new_context: Any, web_server: Any, loc: str, size: st
     assert dlg.locator(".won-score").text_content() == "350"
     assert re.fullmatch(r"\d+:\d\d\.\d", dlg.locator(".won-time").text_content() or "")
     assert (dlg.locator(".won-best").text_content() or "").startswith("350 · ")
+    # the best reads score, then time, in the page's direction: in Hebrew the score stands on the right
+    parts = dlg.locator(".won-best bdi")
+    assert parts.all_text_contents() == ["350", dlg.locator(".won-time").text_content()]
+    score_x, time_x = (box["x"] for box in (p.bounding_box() for p in parts.all()) if box)
+    assert (score_x > time_x) == (loc == "he"), (score_x, time_x)
     assert dlg.locator(".won-par").text_content() == texts["par"].format(n=350)
     assert dlg.locator(".won-rank").text_content() == texts["unranked"]
     assert dlg.locator(".unranked-why").text_content() == texts["unranked_solo"]

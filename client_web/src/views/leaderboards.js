@@ -4,7 +4,7 @@
 // (fetch a page, follow a board) are read from the state before and after, and `render` paints it.
 import { errorText, t } from "../i18n.js";
 import { entryName } from "../names.js";
-import { el, translate } from "../ui.js";
+import { el, isolated, translate } from "../ui.js";
 import { clock } from "../format.js";
 import { initial, reduce, today } from "./leaderboards_state.js";
 
@@ -40,10 +40,11 @@ export function createLeaderboardsView(app) {
     const time = clock(entry.elapsed, { final: true }); // a result: with tenths, as the ranking compares them
     const tr = document.createElement("tr");
     if (mine) tr.className = "me";
-    const name = entryName(entry);
-    for (const value of [entry.rank, mine ? `${name} (${t("ui.you")})` : name, entry.score, time, entry.moves]) {
+    const name = [isolated(entryName(entry)), mine ? ` (${t("ui.you")})` : ""]; // the name in its own direction
+    for (const value of [entry.rank, name, entry.score, time, entry.moves]) {
       const td = document.createElement("td");
-      td.textContent = String(value);
+      if (Array.isArray(value)) td.append(...value);
+      else td.textContent = String(value);
       tr.append(td);
     }
     return tr;

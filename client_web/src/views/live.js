@@ -53,7 +53,7 @@ export function createLiveView(_app) {
     li.querySelector(".live-watchers").textContent = `${t("ui.watching")}: ${race.watchers}`;
     const list = li.querySelector(".live-racers");
     for (const r of race.racers) {
-      const row = el(`<li class="live-racer"><span class="live-name"></span><span class="bar" aria-hidden="true"><span></span></span><span class="live-progress" dir="ltr"></span></li>`);
+      const row = el(`<li class="live-racer"><span class="live-name" dir="auto"></span><span class="bar" aria-hidden="true"><span></span></span><span class="live-progress" dir="ltr"></span></li>`);
       row.dataset.status = r.status;
       row.querySelector(".live-name").textContent = racerName(r);
       /** @type {HTMLElement} */ (row.querySelector(".bar span")).style.width = `${(100 * (r.removed ?? 0)) / TABLEAU}%`;

@@ -21,7 +21,7 @@ import { finishedText, showGo } from "../notices.js";
 import { createResults, paintResults } from "../results.js";
 import { SeatLock } from "../seatlock.js";
 import { GameSession } from "../session.js";
-import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
+import { announce, copyText, el, hideToast, isolated, toast, translate } from "../ui.js";
 import { safeStorage as storage } from "../storage.js";
 import { fetchReview } from "../reviews.js";
 import { finishedBetween, initial, myProgress, phaseAt, reduce, seatGame, stillPlaying, toReview } from "./race_state.js";
@@ -489,7 +489,7 @@ export function createRaceView(app) {
         <div class="racer-line"><span class="racer-name"></span><span class="racer-score" dir="ltr"></span></div>
         <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="${TABLEAU}" aria-valuenow="${r.removed ?? 0}"><span style="width:${pct}%"></span></div>
         <div class="racer-sub"></div>`;
-      li.querySelector(".racer-name").textContent = r.player === race.host ? `${name} ★` : name;
+      li.querySelector(".racer-name").replaceChildren(isolated(name), r.player === race.host ? " ★" : "");
       li.querySelector(".racer-score").textContent = race.phase === "lobby" ? "" : String(r.score ?? 0);
       li.querySelector(".bar").setAttribute("aria-label", `${name}: ${r.removed ?? 0}/${TABLEAU}`);
       li.querySelector(".racer-sub").textContent = racerSub(r);

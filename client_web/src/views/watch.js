@@ -102,7 +102,7 @@ export function createWatchView(app) {
   function seatBox(/** @type {number} */ seat) {
     const known = boxes.get(seat);
     if (known) return known;
-    const box = el(`<article class="seat panel"><header><b class="seat-name"></b><span class="seat-score" dir="ltr"></span></header><p class="seat-sub"></p></article>`);
+    const box = el(`<article class="seat panel"><header><b class="seat-name" dir="auto"></b><span class="seat-score" dir="ltr"></span></header><p class="seat-sub"></p></article>`);
     const board = new Board({ interactive: false, compact: true });
     board.el.hidden = true; // until the deal
     box.append(board.el);
