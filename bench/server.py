@@ -21,9 +21,16 @@ Phases:
    moves/s, vs the floor;
 3. paced: N players sending --rate moves/s in total, W watchers following some of the games →
    p50/p99 move→ack and p99 move→watcher (send time of the move → arrival of its diff at the watcher);
-4. idle memory: --idle connections that said hello, server RSS growth per connection, compression off/on.
+4. idle memory: --idle connections that said hello, server RSS growth per connection, compression off/on;
+5. race (``race``, ``race_paced``): the saturation and paced phases in races of 4, each seat playing the same
+   generator's games as the solo phases; ``fanout``: one mover, 200 watchers (issue 10.2);
+6. life (``life``): the same lives without their moves, so the report can tell a race's per-move cost from
+   the cost of its life: a solo game made and closed, and a race of 4 made, joined, started, its seats
+   opened and resigned one after the other (its results written). From the two and the saturation phase it
+   prints the most the race phase could reach against solo if a seat's move cost exactly a solo move.
 Targets (issue 4): saturation ≥ 60% of the echo floor; paced p99 move→ack ≤ 20 ms at 1,000 moves/s over 200
-connections; ≤ 20 KB per idle connection at 5,000. Exits 1 when a target is missed.
+connections; ≤ 20 KB per idle connection at 5,000; (issue 10.2) race ≥ 90% of solo, race paced p99 ≤ 5 ms,
+fan-out ≤ 6 us of server CPU a delivery. Exits 1 when a target is missed.
 """
 
 from __future__ import annotations
@@ -284,6 +291,13 @@ class Racer(Player):
         self.pos += 1
         return time.perf_counter() - started
 
+    async def resign(self) -> None:
+        """``race_resign`` on this racer's seat; returns once the race has answered it (``ok``)."""
+        self.seq += 1
+        rid = f"q{self.seq}"
+        await self.ws.send(msgpack.packb({"t": "race_resign", "race": self.race, "rid": rid}))
+        await self.until("ok", lambda m: m.get("rid") == rid)
+
     async def take_seat(self, race: str) -> None:
         """After the start: this racer's seat, opened as an ordinary game where the server has them."""
         view = await self.until("race", lambda m: m.get("race") == race and m.get("phase") != "lobby")
@@ -509,7 +523,7 @@ async def _worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
         return await fanout_worker(job, pipe)
     if job["mode"] == "floor":
         return await floor_worker(job, pipe)
-    if job["mode"] in ("race", "race_paced"):
+    if job["mode"] in ("race", "race_paced", "race_life"):
         return await race_worker(job, pipe)
     mode, n = job["mode"], job["players"]
     lines = move_lines(job["seed"], 150) if mode != "echo" else []
@@ -548,6 +562,10 @@ async def _worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
     async def closed_loop(p: Player) -> None:
         nonlocal count
         while time.perf_counter() < deadline:
+            if mode == "game_life":  # a solo game's life without its moves: a new game, closed by the next
+                await p.new_game()
+                count += 1
+                continue
             latencies.append(await (p.echo(ECHO_FRAME) if mode == "echo" else p.move()))
             count += 1
 
@@ -624,8 +642,14 @@ async def race_worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
             next_at += interval * random.uniform(0.5, 1.5)
 
     async def group_loop(group: list[Racer], first: int) -> None:
+        nonlocal count
         while time.perf_counter() < deadline:
             await new_race(group)
+            if job["mode"] == "race_life":  # the race's life without its moves: its racers resign one
+                for p in group:  # after the other, as seats end apart in a race (no write contention)
+                    await p.resign()
+                count += 1
+                continue
             await asyncio.gather(*(play(p, first + k) for k, p in enumerate(group)))
 
     await asyncio.gather(*(group_loop(g, i * RACE_SEATS) for i, g in enumerate(groups)))
@@ -801,7 +825,7 @@ def _wait_port(port: int, proc: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("a benchmark server did not start")
 
 
-PHASES = ("echo", "game", "paced", "race", "race_paced", "fanout", "idle")
+PHASES = ("echo", "game", "paced", "race", "race_paced", "life", "fanout", "idle")
 
 
 async def make_game(url: str) -> tuple[str, str]:
@@ -913,7 +937,9 @@ def main() -> int:
                     report[kind] = run_load(f"ws://127.0.0.1:{echo_port}/ws", "echo", args, [echo.pid], pids)
                 finally:
                     terminate(echo)
-            for mode in [m for m in ("game", "paced", "race", "race_paced") if m in phases]:
+            modes = [m for m in ("game", "paced", "race", "race_paced") if m in phases]
+            modes += ["game_life", "race_life"] if "life" in phases else []
+            for mode in modes:
                 env = RACE_ENV if mode.startswith("race") else None
                 server = start_process(
                     base.with_(port=free_port()),
@@ -1016,6 +1042,26 @@ def main() -> int:
             f"(target ≤ 5 ms); server CPU {rpaced['server_us']:.0f} us/move"
         )
         ok = ok and pct(rpaced["lat"], 99) <= 0.005
+    glife, rlife = report.get("game_life"), report.get("race_life")
+    if glife is not None and rlife is not None:
+        per_game = glife["server_us"]  # a new game (and the close of the one before)
+        per_seat = rlife["server_us"] / RACE_SEATS  # a race of 4 made, joined, started, opened, resigned
+        moves = sum(len(line) for seed in range(args.procs) for _, line in move_lines(1000 + seed, 150))
+        moves /= 150 * args.procs  # the generator's moves a game, in both saturation phases
+        print(
+            f"  life without moves   solo game {per_game:.0f} us of server CPU "
+            f"({glife['rate']:.0f} games/s); "
+            f"race seat {per_seat:.0f} us ({rlife['rate'] * RACE_SEATS:.0f} seats/s: race made, joined, "
+            f"started, seat opened, resigned, results); {moves:.1f} moves a game"
+        )
+        if sat is not None:
+            extra = (per_seat - per_game) / moves
+            solo_move = sat["server_us"] - per_game / moves
+            print(
+                f"                       the race's life adds {extra:.0f} us a move to a solo move's "
+                f"{sat['server_us']:.0f} us: with seat moves as cheap as solo moves, the race phase could "
+                f"reach {sat['server_us'] / (solo_move + per_seat / moves):.0%} of solo at most"
+            )
     if "fanout" in report:
         on, off, none = report["fanout"], report["fanout_off"], report["fanout_none"]
         print(

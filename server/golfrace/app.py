@@ -2,7 +2,7 @@
 ``/catalogs/<lang>.json`` and the web client at ``/``.
 
 Extensions (races, leaderboards, the daily challenge…) are modules named in ``EXTENSIONS`` (or passed to
-``create_app``). Their ``@handler`` functions join this app's dispatch table (``handlers.Dispatch``: the
+``create_app``). Their ``@handler`` functions join this app's dispatch table (``dispatch.Dispatch``: the
 messages themselves are defined in ``messages.py``); a module may also define ``routes() ->
 list[BaseRoute]``, ``async startup(ctx)`` and ``async shutdown(ctx)``.
 """
@@ -30,10 +30,11 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import handlers, limits, metrics, redis_conn
+from . import handlers, limits, metrics, moves, redis_conn
 from .accounts import sessions as accounts_sessions
 from .accounts.hello import COOKIE_EXTRA
 from .context import Clock, Context, wall_clock
+from .dispatch import Dispatch
 from .engine.i18n import LOCALES, catalog
 from .errors import ErrorCode
 from .lanes import Lanes
@@ -60,6 +61,8 @@ EXTENSIONS: tuple[str, ...] = (
     "golfrace.accounts.routes",
     "golfrace.races.daily_stats",
 )
+CORE: tuple[ModuleType, ...] = (handlers, moves)
+"""The modules of the core handlers (``dispatch.py``): every app's table has them, then its extensions'."""
 
 
 def static_dir(settings: Settings) -> Path | None:
@@ -85,7 +88,7 @@ def create_app(
     redis_conn.check_url(settings.redis_url)  # a bad cluster URL: one clear error now, not at startup
     modules = _load_extensions(EXTENSIONS if extensions is None else extensions)
     # per-network buckets for new identities, games, races (limits.py) are taken before each handler
-    dispatch = handlers.Dispatch.from_modules([handlers, *modules], guard=limits.charge)
+    dispatch = Dispatch.from_modules([*CORE, *modules], guard=limits.charge)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -6,7 +6,8 @@ import asyncio
 import random
 from dataclasses import dataclass
 
-from .client import Client, GameView, RequestError
+from .client import Client, RequestError
+from .client_view import GameView
 
 MAX_ACTIONS = 500
 RATE_BACKOFF = 0.25

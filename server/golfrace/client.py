@@ -1,8 +1,9 @@
 """A Python client of the Golf Race protocol on the ``websockets`` package (tests, the bot, load tests).
 
 ``Client`` keeps every decoded frame (``frames``), a local view of each followed game built from snapshots
-and diffs (``views``; a diff that does not follow the held version raises ``ViewError`` in the reader), and
-waits for answers with timeouts.
+and diffs (``views``: ``client_view.GameView``; a diff that does not follow the held version raises
+``ViewError`` in the reader), waits for answers with timeouts, and sends the requests (``new``, ``open``,
+``act``…), resending a move's same ``seq`` while its outcome is unknown.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import copy
 import itertools
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import msgpack
@@ -21,8 +21,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
 
-from .engine.cards import Card
-from .engine.rules import Rules, Variants, fits
+from .client_view import GameView
 from .messages import nonconformity
 from .protocol import JSON, MSGPACK
 
@@ -35,65 +34,10 @@ RESEND_PAUSES_S = (0.1, 0.25, 0.5, 1.0)
 """Pauses before each resend of an action (then the last again)."""
 
 
-class ViewError(Exception):
-    """The server sent a diff that does not apply to the view the client holds."""
-
-
 class ClientClosed(Exception):
     def __init__(self, code: int | None) -> None:
         super().__init__(f"connection closed (code {code})")
         self.code = code
-
-
-@dataclass
-class GameView:
-    """A game as a client sees it: the snapshot state kept current by diffs."""
-
-    game: str
-    v: int
-    role: str
-    state: dict[str, Any]
-    applied: list[dict[str, Any]] = field(default_factory=list)
-
-    def apply(self, diff: dict[str, Any]) -> None:
-        if diff["from"] != self.v or diff["v"] != self.v + 1:
-            raise ViewError(f"{self.game}: diff {diff['from']}→{diff['v']} on version {self.v}")
-        s = self.state
-        if "removed" in diff:
-            col = s["columns"][diff["removed"]["col"] - 1]
-            if not col or col[-1] != diff["removed"]["card"]:
-                raise ViewError(f"{self.game}: removed {diff['removed']} is not the free card of {col}")
-            col.pop()
-        if "restored" in diff:
-            s["columns"][diff["restored"]["col"] - 1].append(diff["restored"]["card"])
-        for key in ("discard", "stock_count", "score", "moves", "undos", "status", "can_undo"):
-            if key in diff:
-                s[key] = diff[key]
-        if "code" in diff:
-            s["code"] = diff["code"]
-        self.v = diff["v"]
-        self.applied.append(diff)
-
-    @property
-    def status(self) -> str:
-        return str(self.state["status"])
-
-    def legal(self) -> list[dict[str, Any]]:
-        """The actions the rules allow now, from public information only."""
-        s = self.state
-        if s["status"] != "playing":
-            return []
-        rules = Rules(s["rules"])
-        variants = Variants(**s["variants"])
-        discard = Card.parse(s["discard"]) if s["discard"] else None
-        taps = [
-            {"a": "tap", "col": n}
-            for n, col in enumerate(s["columns"], start=1)
-            if col and fits(Card.parse(col[-1]), discard, rules, variants)
-        ]
-        if s["stock_count"] and not (variants.strict and taps):
-            return [*taps, {"a": "draw"}]
-        return taps
 
 
 class Client:

@@ -15,7 +15,7 @@ from .store import Store
 from .tokens import Tokens
 
 if TYPE_CHECKING:
-    from .handlers import Dispatch
+    from .dispatch import Dispatch
     from .session import Session
 
 
@@ -35,7 +35,7 @@ class Context:
     hub: Hub
     tokens: Tokens
     dispatch: Dispatch
-    """This app's message table (``handlers.Dispatch``)."""
+    """This app's message table (``dispatch.Dispatch``)."""
     clock: Clock = wall_clock
     sessions: set[Session] = field(default_factory=set)
     extras: dict[str, Any] = field(default_factory=dict)

@@ -21,10 +21,10 @@ import logging
 import time
 from typing import Any
 
+from .dispatch import answered_later, handler
 from .engine import Draw, Game, Status, Tap
 from .engine.actions import Action
 from .engine.solver import SolveResult, solve
-from .handlers import answered_later, handler
 from .protocol import ProtocolError
 from .session import Session
 from .settings import HintSettings

@@ -2,7 +2,7 @@
 bounds) and what the server sends (``SERVER``: types and their fields).
 
 This is data, not a registry: nothing adds to it at run time. ``protocol.validate`` checks a client message
-against ``CLIENT``; each app builds its dispatch table (``handlers.Dispatch``) from its modules' handlers for
+against ``CLIENT``; each app builds its dispatch table (``dispatch.Dispatch``) from its modules' handlers for
 these types; ``docs/protocol.md`` is held against both sets by ``tests/server/test_messages.py``; the web
 client's ``client_web/src/messages.js`` is generated from here (``golfrace messages --js``) and checked to be
 current by the same tests.

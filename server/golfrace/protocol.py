@@ -2,7 +2,7 @@
 
 Sans I/O: ``decode(frame, codec, specs)`` gives a validated message dict or raises ``ProtocolError``;
 ``encode(message, codec)`` gives the frame. The messages themselves are defined in ``messages.py``; ``specs``
-is the app's table (``handlers.Dispatch.specs``: the types it has handlers for).
+is the app's table (``dispatch.Dispatch.specs``: the types it has handlers for).
 """
 
 from __future__ import annotations

@@ -164,11 +164,17 @@ async def test_the_daily_and_its_leaderboard_across_shards(deploy: Deployment) -
                 break
             await asyncio.sleep(0.1)
         # an account's own data takes its session, not its token alone (docs/accounts.md)
-        statuses, bests = [], []
+        statuses, bests, histories = [], [], []
         for p in players:
             http.cookies.set("golfrace_session", sessions[p.player])
             statuses.append((await http.get("/api/daily", params={"token": p.token})).json())
             bests.append((await http.get("/api/players/me/bests", params={"token": p.token})).json())
+            for _ in range(50):  # the history is recorded just after the board entry
+                page = (await http.get("/api/players/me/stats")).json()
+                if page["played"]:
+                    break
+                await asyncio.sleep(0.1)
+            histories.append((page, (await http.get("/api/account/profile")).json()["stats"]))
     assert board["total"] == 3
     ranked = [e["player"] for e in board["entries"]]
     assert sorted(ranked) == sorted(mine)
@@ -185,3 +191,7 @@ async def test_the_daily_and_its_leaderboard_across_shards(deploy: Deployment) -
         assert status["code"] is None and finals[0]["code"] is None, (status["code"], finals[0]["code"])
         # today's daily code stays secret until the day is over (fair play 11.2), in personal bests too
         assert best["total"] == 1 and best["entries"][0]["code"] is None
+    # one record of each player's games, in the player's slot: the stats page and the profile read the same
+    for page, profile in histories:
+        assert page["played"] == page["modes"]["daily"]["played"] == profile["played"] == 1, (page, profile)
+        assert [m.partition(":")[0] for m in profile["modes"]] == ["daily"], profile

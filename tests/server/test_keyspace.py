@@ -141,5 +141,12 @@ async def test_after_a_session_every_key_but_the_permanent_ones_has_a_ttl(
         assert any(k.startswith("acct:") for k in permanent) and any(k.startswith("hist:") for k in permanent)
         forever = sorted([k for k in keys if await redis.ttl(k) == -1 and k not in permanent])
         assert forever == []
+        # one record of finished games (accounts/history.py): kept for good only for an account's player
+        assert "stats" not in kinds, kinds
+        histories = {k: await redis.ttl(k) for k in keys if k.startswith("hist:")}
+        for key, ttl in histories.items():
+            player = key.split("{", 1)[1].split("}", 1)[0]
+            assert ttl > 0 or await redis.exists(f"acct:{{{player}}}"), key
+        assert max(histories.values()) > 0  # a guest's history expires
     finally:
         await redis.aclose()

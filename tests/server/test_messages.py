@@ -9,9 +9,10 @@ from types import ModuleType
 
 import pytest
 
-from golfrace import handlers, hints, messages
+from golfrace import hints, messages
+from golfrace.app import CORE
+from golfrace.dispatch import Dispatch, handler
 from golfrace.errors import ErrorCode
-from golfrace.handlers import Dispatch, handler
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "protocol.md").read_text()
@@ -106,11 +107,11 @@ def test_the_web_client_sends_only_defined_types() -> None:
 
 
 def test_each_app_builds_its_own_table() -> None:
-    games = Dispatch.from_modules([handlers])
+    games = Dispatch.from_modules(CORE)
     assert {"hello", "act", "ping"} <= set(games.specs) and "hint" not in games.specs
-    with_hints = Dispatch.from_modules([handlers, hints])
-    assert "hint" in with_hints.specs and "hint" not in Dispatch.from_modules([handlers]).specs
-    everything = Dispatch.from_modules([handlers, hints, __import__("golfrace.races.wire").races.wire])
+    with_hints = Dispatch.from_modules([*CORE, hints])
+    assert "hint" in with_hints.specs and "hint" not in Dispatch.from_modules(CORE).specs
+    everything = Dispatch.from_modules([*CORE, hints, __import__("golfrace.races.wire").races.wire])
     assert set(everything.specs) == set(messages.CLIENT)  # every defined message has a handler
 
 
@@ -122,7 +123,7 @@ def test_a_handler_for_an_undefined_message_is_refused() -> None:
 
     stray.on_teleport = on_teleport  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="teleport"):
-        Dispatch.from_modules([handlers, stray])
+        Dispatch.from_modules([*CORE, stray])
     twice = ModuleType("twice")
 
     @handler("ping")
@@ -130,4 +131,4 @@ def test_a_handler_for_an_undefined_message_is_refused() -> None:
 
     twice.on_ping_again = on_ping_again  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="two handlers"):
-        Dispatch.from_modules([handlers, twice])
+        Dispatch.from_modules([*CORE, twice])

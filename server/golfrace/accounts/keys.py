@@ -14,7 +14,8 @@ slot, and every command or script below touches a single slot.
 - ``signup:{<net>}``    string with a TTL: accounts made from that client network in the current window
 - ``wa-rate:{<net>}``   string with a TTL: passkey ceremonies started from that network this minute
 - ``hist:{P}``          hash: counters and bests per mode; ``hist:{P}:z`` zset (game id by finish ms) and
-                        ``hist:{P}:g`` hash (game id → summary JSON): the recent finished games
+                        ``hist:{P}:g`` hash (game id → summary JSON): the latest finished games. Every
+                        player's, guest or account: the one record of finished games (``history.py``)
 
 ``P`` is the player id (``p`` + 16 hex digits), the same id an anonymous token carries.
 """

@@ -22,9 +22,10 @@ from starlette.routing import BaseRoute, Route
 from .. import limits
 from ..context import Context
 from . import sessions
+from .ceremonies import Reauth
 from .errors import AccountError
 from .passkeys import Party
-from .service import SIGNOUT_CHANNEL, Accounts, Reauth, SignedIn
+from .service import SIGNOUT_CHANNEL, Accounts, SignedIn
 from .settings import AccountSettings
 
 log = logging.getLogger("golfrace.accounts")
@@ -205,7 +206,7 @@ async def change_password(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
     player, current = await _signed_in(request)
-    account = await accounts.change_password(
+    account = await accounts.profile.change_password(
         player, current, _proof(request, data, "current"), data.get("password"), client_net(request)
     )
     return JSONResponse({"account": account.public(accounts.settings)})
@@ -216,7 +217,7 @@ async def display(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
-    account = await accounts.set_display(player, data.get("display"))
+    account = await accounts.profile.set_display(player, data.get("display"))
     return JSONResponse({"account": account.public(accounts.settings)})
 
 
@@ -225,14 +226,14 @@ async def rename(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
-    account = await accounts.rename(player, data.get("username"))
+    account = await accounts.profile.rename(player, data.get("username"))
     return JSONResponse({"account": account.public(accounts.settings)})
 
 
 @endpoint
 async def profile(request: Request) -> Response:
     player, _ = await _signed_in(request)
-    return JSONResponse(await _accounts(request).profile(player))
+    return JSONResponse(await _accounts(request).profile.read(player))
 
 
 @endpoint
@@ -240,7 +241,7 @@ async def delete(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
-    await accounts.delete(player, data.get("confirm"), _proof(request, data), client_net(request))
+    await accounts.profile.delete(player, data.get("confirm"), _proof(request, data), client_net(request))
     return _cleared({"deleted": True})
 
 
@@ -249,7 +250,9 @@ async def reauth_options(request: Request) -> Response:
     accounts = _accounts(request)
     await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
-    answer = await accounts.reauth_options(party(request, accounts.settings), player, client_net(request))
+    answer = await accounts.ceremonies.reauth_options(
+        party(request, accounts.settings), player, client_net(request)
+    )
     return JSONResponse(answer)
 
 
@@ -257,7 +260,7 @@ async def reauth_options(request: Request) -> Response:
 async def passkey_signup_options(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
-    answer = await accounts.passkey_signup_options(
+    answer = await accounts.ceremonies.signup_options(
         party(request, accounts.settings), data.get("username"), data.get("display"), data.get("token"),
         client_net(request),
     )  # fmt: skip
@@ -268,7 +271,7 @@ async def passkey_signup_options(request: Request) -> Response:
 async def passkey_signup(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
-    signed = await accounts.passkey_signup(
+    signed = await accounts.ceremonies.signup(
         party(request, accounts.settings), data.get("challenge_id"), data.get("credential"),
         client_net(request), agent(request),
     )  # fmt: skip
@@ -279,7 +282,7 @@ async def passkey_signup(request: Request) -> Response:
 async def passkey_signin_options(request: Request) -> Response:
     accounts = _accounts(request)
     await _body(request, accounts.settings)
-    answer = await accounts.passkey_signin_options(party(request, accounts.settings), client_net(request))
+    answer = await accounts.ceremonies.signin_options(party(request, accounts.settings), client_net(request))
     return JSONResponse(answer)
 
 
@@ -287,7 +290,7 @@ async def passkey_signin_options(request: Request) -> Response:
 async def passkey_signin(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
-    signed = await accounts.passkey_signin(
+    signed = await accounts.ceremonies.signin(
         party(request, accounts.settings), data.get("challenge_id"), data.get("credential"),
         client_net(request), agent(request),
     )  # fmt: skip
@@ -299,7 +302,7 @@ async def passkey_add_options(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
-    answer = await accounts.passkey_add_options(
+    answer = await accounts.ceremonies.add_options(
         party(request, accounts.settings), player, _proof(request, data), client_net(request)
     )
     return JSONResponse(answer)
@@ -310,7 +313,7 @@ async def passkey_add(request: Request) -> Response:
     accounts = _accounts(request)
     data = await _body(request, accounts.settings)
     player, _ = await _signed_in(request)
-    account = await accounts.passkey_add(
+    account = await accounts.ceremonies.add(
         party(request, accounts.settings), player, data.get("challenge_id"), data.get("credential")
     )
     return JSONResponse({"account": account.public(accounts.settings)})

@@ -72,10 +72,12 @@ class AccountSettings:
     account requests must come from it. Empty: the origin of each request (its ``Host`` and scheme)."""
 
     # --- history ---------------------------------------------------------------------------------------
-    history_max: int = 100
-    """Finished games kept in a player's recent-games list (the oldest go); counters and bests are kept."""
+    history_max: int = 500
+    """Finished games listed in a player's history (the profile's and stats page's recent games and win
+    streaks); the oldest go, their counters and bests are kept."""
     anonymous_history_ttl_s: int = 30 * 86_400
-    """The history of a player without an account expires this long after their last finished game."""
+    """The history of a player without an account expires this long (seconds) after their last finished
+    game; an account's is kept."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> AccountSettings:

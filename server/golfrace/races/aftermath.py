@@ -9,11 +9,10 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from .. import metrics
-from ..accounts import ranked as accounts_ranked
+from ..accounts import history
 from .race import Race
 from .racer import Seats
-from .replay import GameRecord, Verified, review_reason, verify
-from .stats import Played
+from .replay import GameRecord, review_reason, verify
 
 if TYPE_CHECKING:
     from .service import RaceService
@@ -25,7 +24,6 @@ async def finish(service: RaceService, race: Race, seats: Seats) -> Race:
     """Keep every racer's record, post the results, close daily attempts, then mark the race finalized.
     Safe to run twice or concurrently; a failure leaves it to the next touch."""
     try:
-        records: list[tuple[GameRecord, Verified]] = []
         for racer in race.racers:
             if racer.finished_at is None or racer.seat not in seats:
                 continue
@@ -33,10 +31,9 @@ async def finish(service: RaceService, race: Race, seats: Seats) -> Race:
             moves = [(tok, int(ms)) for tok, _, ms in (e.partition(" ") for e in entries)]
             record = GameRecord.of(race, racer, moves)
             v = verify(record)  # a replay of the whole game: once per record
-            records.append((record, v))
             await service.records.save(record)
             await service.boards.submit_record(record)
-            await accounts_ranked.race_over(service.redis, service.accounts, record, v)  # accounts: history
+            await service.history.record(record.player, history.Finished.of_race(record, v))  # once per game
             if race.daily and race.ranked:
                 result = {
                     "score": v.score,
@@ -49,9 +46,6 @@ async def finish(service: RaceService, race: Race, seats: Seats) -> Race:
                 }
                 day = date.fromisoformat(race.daily)
                 await service.daily.finish(day, racer.player, result, ended_at=record.finished_at)
-        # after what the racers' pages ask for next (results, boards, the daily's share text)
-        for record, v in records:
-            await service.history.note(record.player, Played.of_record(record, v))
         await service.live.remove(race.id)
         done = await service.update(race.id, lambda r: r.finalize())
     except Exception:

@@ -117,6 +117,8 @@ class RaceFollower:
             if self.lines is not None:
                 self.lines.offer(int(msg["seat"]), moved, urgent=ended)
                 return
+            if "board" not in msg:  # made before the race was watched: this watcher's race_watch has it
+                return
             session.send_shared(moved.progress)
             session.send_shared(moved.board)
             for other in msg.get("boards") or ():  # fair play: draws that every racer has reached now

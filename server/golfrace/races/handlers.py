@@ -6,12 +6,15 @@ caller's seat."""
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 from typing import Any
 
 from ..accounts.hello import still_signed_in
+from ..dispatch import handler
 from ..engine import GameCode, Rules, Variants
 from ..engine.errors import CodeError
-from ..handlers import handler, localize, on_act, on_open
+from ..handlers import on_open
+from ..moves import localize, on_act
 from ..protocol import ProtocolError
 from ..session import Session
 from . import leaderboard as lb
@@ -20,7 +23,7 @@ from .daily import parse_day
 from .daily_race import daily_play, daily_status
 from .errors import RaceError
 from .followers import send_board, send_race, send_view, wire_of
-from .race import RaceOptions
+from .race import Race, RaceOptions
 from .service import split_game_id
 from .settings import DEFAULT_SETTINGS
 
@@ -171,7 +174,16 @@ async def on_watch(session: Session, msg: dict[str, Any]) -> None:
     if race.racer(player) is not None:
         raise ProtocolError("own_race", "a racer cannot watch their own race", ref="watch", race=race_id)
     await wire.follow(session, race_id, "watcher", ref="watch")
+    if not race.watched and race.ended_at is None:  # from now on its moves carry the watchers' boards
+        try:
+            await wire.service.update(race_id, _watched)
+        except RaceError as exc:
+            raise race_error(exc, "watch") from None
     await send_race(session, race_id, watcher=True, ref="watch")  # read after subscribing: no event between
+
+
+def _watched(race: Race) -> Race:
+    return race if race.watched or race.ended_at is not None else replace(race, watched=True)
 
 
 @handler("unwatch")

@@ -23,7 +23,6 @@ from ..protocol import ID_LEN
 from . import live, preview
 from .daily import day_of
 from .race import Race
-from .stats import player_stats
 
 ICON_SIZES = (192, 512)
 PREVIEW_MAX_AGE_S = 30
@@ -172,7 +171,9 @@ async def stats_endpoint(request: Request) -> Response:
             {"error": "bad_token", "message": "send your token (Authorization: Bearer …)"}, status_code=401
         )
     service = _service(request)
-    return JSONResponse(await player_stats(service, player, day_of(service.clock())))
+    streak = await service.daily.streak(player)  # the history has the rest (accounts/history.py)
+    today = day_of(service.clock())
+    return JSONResponse(await service.history.page(player, streak.current(today), streak.best))
 
 
 def routes() -> list[BaseRoute]:

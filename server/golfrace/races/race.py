@@ -81,6 +81,7 @@ class Race:
     finalized: bool = False
     """The end's aftermath (records, boards, bests, daily) is done; until then whoever touches the ended race
     does it (every step is idempotent), so a process dying at the end loses nothing."""
+    watched: bool = False  # someone watched it: its seats' move events carry the watchers' boards
     rev: int = 0
     """The record's revision, one more with every write and copied into the gate: a seat's commit checks
     that the race it describes (``RaceService.peek``) is the stored one."""

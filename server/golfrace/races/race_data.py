@@ -35,6 +35,7 @@ def race_to_data(self: Race) -> dict[str, Any]:
         "next_seat": self.next_seat,
         "idle_s": self.idle_s,
         "finalized": self.finalized,
+        "watched": self.watched,
         "rev": self.rev,
         "racers": [
             {
@@ -81,5 +82,6 @@ def race_from_data(data: dict[str, Any]) -> Race:
         next_seat=int(data["next_seat"]),
         idle_s=int(data.get("idle_s", DEFAULT_SETTINGS.idle_forfeit_s)),
         finalized=bool(data.get("finalized", False)),
+        watched=bool(data.get("watched", False)),
         rev=int(data.get("rev", 0)),
     )

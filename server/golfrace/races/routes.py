@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..accounts.callers import request_player
@@ -45,15 +45,6 @@ async def _caller(request: Request) -> str | None:
     """Who reads their own private data: the token's player, or the session's account (an account's token
     alone counts for nothing: ``accounts.callers``)."""
     return await request_player(request, _token_player(request))
-
-
-async def page_endpoint(request: Request) -> Response:
-    from ..app import static_dir
-
-    root = static_dir(request.app.state.settings)
-    if root is not None and (root / "index.html").is_file():
-        return FileResponse(root / "index.html")
-    return HTMLResponse("<!doctype html><title>Golf Race</title><p>The web client is not built.")
 
 
 async def race_endpoint(request: Request) -> Response:
@@ -164,9 +155,7 @@ async def game_endpoint(request: Request) -> Response:
 
 def routes() -> list[BaseRoute]:
     return [
-        *pages.routes(),  # first: its /api/races/live before /api/races/{race}, its tagged /r/… and /watch/…
-        Route("/r/{race}", page_endpoint),
-        Route("/watch/{id}", page_endpoint),
+        *pages.routes(),  # first: its /api/races/live before /api/races/{race}; the /r/… and /watch/… pages
         Route("/api/races/{race}", race_endpoint),
         Route("/api/leaderboards/code/{code}", code_board_endpoint),
         Route("/api/leaderboards/daily/{day}", daily_board_endpoint),

@@ -1,6 +1,12 @@
-"""What a race adds to a move of one of its seats (``handlers.SeatRules``): the race gate its commit
+"""What a race adds to a move of one of its seats (``moves.SeatRules``): the race gate its commit
 checks, the race's move event its commit publishes (every racer's and watcher's progress and board), and
-the race following the seat once the commit is stored."""
+the race following the seat once the commit is stored.
+
+The watchers' part of the event (the board, its diff, the other seats read for fair play's draw bound) is
+made only for a race someone has watched (``Race.watched``, set by the first ``watch`` before it reads the
+boards it answers with). That write bumps the race's revision, so a move described from the race as it was
+before gets ``regate`` from its commit and is described again, with the boards: no move a watcher could
+miss goes without them."""
 
 from __future__ import annotations
 
@@ -39,6 +45,12 @@ class SeatRules:
             return gate, None
         gate = Gate(gate.key, seat, race.rev)  # the commit checks that the race is still this one
         seats: dict[int, Seat] = {seat: Seat(after, stored.v + 1, now)}
+        if not race.watched:  # nobody watches: the racers' progress is all the event carries (see below)
+            if after.status is not Status.PLAYING:
+                race = race.observe(seats)
+            made = progress(race, race.racer_at(seat) or racer, seats, now)
+            lean = {"k": "move", "seat": seat, "player": racer.player, "v": stored.v + 1, "progress": made}
+            return gate, Also(race_channel(race_id), pack(lean), lean)
         shown: int | None = None
         was: int | None = None
         if not race.cards_public(now):

@@ -6,8 +6,8 @@ connection may see):
 
 - ``{"k": "race", "rev", "views": {player: view, "": watcher view}, "boards": [...], "check_at",
   "ended_at"}`` after any change of the race (published by the write itself; ``rev``: the record's);
-- ``{"k": "move", "seat", "player", "v", "diff", "progress", "board"}`` after a seat's move (published by the
-  seat's commit, ``seats.py``);
+- ``{"k": "move", "seat", "player", "v", "progress", "diff"?, "board"?}`` after a seat's move (published by
+  the seat's commit, ``seats.py``; the watchers' ``diff`` and ``board`` once the race has been watched);
 - ``{"k": "watchers", "n"}`` when the watcher count changes (``presence.py``).
 
 The end of a race is idempotent and completed by whoever next touches it: the write that ends it marks it
@@ -29,6 +29,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
+from ..accounts.history import History
 from ..accounts.settings import AccountSettings
 from ..engine import GameCode, Rules, Variants, random_ranked_code
 from ..protocol import pack
@@ -44,7 +45,6 @@ from .race import Race, RaceOptions
 from .racer import Seat, Seats
 from .replay import Checks, RecordStore
 from .settings import RaceSettings
-from .stats import History
 from .storage import Loaded, RaceStore
 from .timers import SETTLE_RETRY_S, Tasks, Timers, pause, retrying
 
@@ -92,7 +92,7 @@ class RaceService:
     ) -> None:
         self.redis = redis
         self.accounts = accounts or AccountSettings()
-        """For the players' histories (``accounts.ranked``)."""
+        """For the players' histories (``accounts/history.py``)."""
         self.store = store
         self.settings = settings
         self.clock = clock
@@ -101,7 +101,7 @@ class RaceService:
         self.boards = Leaderboards(redis, settings.board_ttl_s, settings.bests_max, Checks.of(settings))
         self.records = RecordStore(redis, settings.record_ttl_s)
         self.live = LiveRaces(redis, settings.live_index_max)
-        self.history = History(redis, settings.stats_games_max, settings.stats_ttl_s)
+        self.history = History(redis, self.accounts)
         self.tasks = Tasks()
         self.instance = secrets.token_hex(6)
         self.presence = Presence(redis, settings, clock, self.instance, store.batch)

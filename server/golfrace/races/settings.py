@@ -68,10 +68,6 @@ class RaceSettings:
     """The most live races ``GET /api/races/live`` lists (the latest starts first)."""
     live_index_max: int = 500
     """The most started races the live index keeps (the oldest starts go first; ended ones leave it)."""
-    stats_games_max: int = 500
-    """A player's stats keep their latest this many finished games (the oldest go)."""
-    stats_ttl_s: int = 400 * 86_400
-    """A player's stats expire this long (seconds) after their last finished game."""
 
     # --- fair play (docs/fair-play.md) ----------------------------------------------------------------------
     daily_grace_s: int = 600
@@ -120,7 +116,6 @@ ENV_FIELDS = frozenset(
         "record_ttl_s",
         "sweep_interval_s",
         "solver_budget_s",
-        "stats_ttl_s",
         "watcher_refresh_s",
         "watcher_stale_s",
     }

@@ -8,7 +8,7 @@ Where each race rule lives: ``race.py`` and ``racer.py`` (the pure race), ``race
 ``service.py`` (transitions and the end), ``seats.py`` (a seat's move: gate and move event),
 ``followers.py`` (fan-out to connections), ``presence.py`` (watcher counts, lobby presence), ``lobby.py``
 (absent racers leave), ``timers.py``, ``daily_race.py``, ``handlers.py``, ``routes.py``; around them
-``live.py``, ``pages.py``, ``preview.py``, ``stats.py``, ``leaderboard.py``, ``daily.py``, ``replay.py``.
+``live.py``, ``pages.py``, ``preview.py``, ``leaderboard.py``, ``daily.py``, ``replay.py``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import hmac
 
 from ..context import Context
 from ..engine import GameCode
-from ..handlers import SEATS
-from . import solving, stats
+from ..moves import SEATS
+from . import solving
 from .daily import DailyBook
 from .followers import RaceWire
 from .handlers import (
@@ -78,7 +78,6 @@ async def startup(ctx: Context) -> None:
     wire.sweeper = asyncio.create_task(wire.sweep())
     ctx.extras["races"] = wire
     ctx.extras[SEATS] = SeatRules(service, ctx.hub)
-    ctx.extras["game_over"] = stats.solo_hook(service.history, service.clock)
 
 
 async def shutdown(ctx: Context) -> None:
