@@ -181,6 +181,8 @@ def test_a_racer_whose_game_is_over_sees_their_final_time_and_no_undo(
     assert re.fullmatch(r"0:0\d\.\d", final) and final != "0:00.0", final
     assert host.text_content(".race-hud .elapsed") == final
     assert (host.text_content(".racer.me .racer-sub") or "").endswith(f" · {final}")
+    # no Replay link for a racer: the server refuses a racer's watch of their own race (own_race)
+    assert host.locator(".results .watch-replay").is_hidden()
     host.reload()  # back to the finished race: the board comes after the race message
     host.wait_for_selector(".results:not([hidden])")
     host.wait_for_selector(".race-hud:not([hidden])")

@@ -548,7 +548,11 @@ export function createRaceView(app) {
     if (race.phase !== "finished") return;
     q(".rematch").hidden = !race.you || Boolean(race.daily);
     q(".rematch").textContent = race.rematch ? t("ui.join_rematch") : t("ui.rematch");
-    /** @type {HTMLAnchorElement} */ (q(".watch-replay")).href = `#/watch/${race.race}`;
+    const replay = /** @type {HTMLAnchorElement} */ (q(".watch-replay"));
+    replay.href = `#/watch/${race.race}`;
+    // the server refuses a racer's `watch` of their own race (own_race), even once it is over: the link would
+    // lead to the watch view and straight back here, a button that does nothing
+    replay.hidden = Boolean(race.you);
     rankedNotice(resultNotice, { ranked: race.ranked });
   }
 
