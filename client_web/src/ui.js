@@ -20,6 +20,16 @@ export function isolated(text, dir = /^[\d\s:.·/—-]*$/.test(text) ? "ltr" : "
   return b;
 }
 
+/** A line of words joined by " · ", ending with a game code kept whole and left-to-right (a long code broke
+ * at its hyphens and wrapped inside a Hebrew line, "GO1-E-" at one end and the rest on the next line). */
+export function metaLine(box, words, code) {
+  box.replaceChildren(words.join(" · "));
+  if (!code) return;
+  const c = isolated(code, "ltr");
+  c.className = "whole";
+  box.append(words.length ? " · " : "", c);
+}
+
 /** `name` isolated inside a sentence of plain text (a toast, the live region): Unicode's FSI … PDI. */
 export function isolatedText(name) {
   return `\u2068${name}\u2069`;

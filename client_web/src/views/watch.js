@@ -8,7 +8,7 @@ import { racerName } from "../names.js";
 import { createMissing, showMissing } from "../missing.js";
 import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
-import { el, toast, translate } from "../ui.js";
+import { el, metaLine, toast, translate } from "../ui.js";
 import { TABLEAU, progressLine } from "../format.js";
 import { phaseAt } from "./race_state.js";
 import { finishedText, showGo } from "../notices.js";
@@ -202,8 +202,7 @@ export function createWatchView(app) {
     if (phase === "running") clockTimer ??= setInterval(tickSeats, 1000);
     else stopClock(); // a lobby, a countdown, a finished race: no time runs
     const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy"), t(`ui.phase.${phase}`)];
-    if (race.code) bits.push(race.code);
-    q(".race-meta").textContent = bits.join(" · ");
+    metaLine(q(".race-meta"), bits, race.code);
     q(".watch-n").textContent = String(race.watchers ?? 0);
     q(".replay").hidden = race.phase !== "finished";
     paintResults(results, race, null, state.marks);
