@@ -8,7 +8,7 @@ import { racerName } from "../names.js";
 import { createMissing, showMissing } from "../missing.js";
 import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
-import { el, metaLine, toast, translate } from "../ui.js";
+import { el, isolated, metaLine, toast, translate } from "../ui.js";
 import { TABLEAU, progressLine } from "../format.js";
 import { phaseAt } from "./race_state.js";
 import { finishedText, showGo } from "../notices.js";
@@ -102,7 +102,7 @@ export function createWatchView(app) {
   function seatBox(/** @type {number} */ seat) {
     const known = boxes.get(seat);
     if (known) return known;
-    const box = el(`<article class="seat panel"><header><b class="seat-name" dir="auto"></b><span class="seat-score" dir="ltr"></span></header><p class="seat-sub"></p></article>`);
+    const box = el(`<article class="seat panel"><header><b class="seat-name"></b><span class="seat-score" dir="ltr"></span></header><p class="seat-sub"></p></article>`);
     const board = new Board({ interactive: false, compact: true });
     board.el.hidden = true; // until the deal
     box.append(board.el);
@@ -159,7 +159,9 @@ export function createWatchView(app) {
     const view = seatBox(seat);
     const lobby = state.race?.phase === "lobby";
     view.box.dataset.status = lobby ? "ready" : progress.status;
-    setText(view.box.querySelector(".seat-name"), racerName({ ...progress, seat }));
+    const name = view.box.querySelector(".seat-name"); // the name in its own direction, the line in the page's
+    const text = racerName({ ...progress, seat });
+    if (name.textContent !== text) name.replaceChildren(isolated(text));
     setText(view.box.querySelector(".seat-score"), lobby ? "" : String(progress.score ?? 0));
     setText(view.box.querySelector(".seat-sub"), seatSub(progress));
   }
