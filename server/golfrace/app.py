@@ -295,7 +295,7 @@ async def websocket_asgi(scope: Any, receive: Any, send: Any, ctx: Context) -> N
         ctx.sessions.discard(session)
         metrics.CONNECTIONS.dec()
         await lanes.stop()
-        await session.stop_writer()
+        await session.writer.stop()
         await session.shutdown()
 
 

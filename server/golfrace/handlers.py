@@ -15,9 +15,9 @@ from .dispatch import handler
 from .engine import GameCode, Rules, random_code
 from .engine.errors import CodeError
 from .engine.rules import Variants
+from .keys import channel, seat_of
 from .protocol import ProtocolError
 from .session import Session
-from .store import channel, seat_of
 
 
 # --- identity -----------------------------------------------------------------------------------------------

@@ -23,11 +23,11 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
+from .commit import ORIGIN_LEN, ORIGIN_MARK
 from .protocol import pack, to_json, unpack
 from .seams import redis_pubsub
 from .seams.redis_pubsub import MESSAGE, SUBSCRIBED
 from .seams.ws_frames import frame
-from .store import ORIGIN_LEN, ORIGIN_MARK
 
 log = logging.getLogger("golfrace.hub")
 HUB_CHANNEL = "golfrace:hub"

@@ -21,13 +21,15 @@ from redis.exceptions import RedisError
 
 from . import metrics
 from .accounts import history as accounts_history
+from .commit import Also, Gate
 from .dispatch import handler
 from .engine import Action, Draw, Game, Refusal, Status, Tap, Undo, token
 from .engine.i18n import catalog, refusal_message
 from .errors import cause
+from .keys import channel
 from .protocol import ProtocolError, unpack
 from .session import Session
-from .store import Also, Gate, Stored, channel
+from .stored import Stored
 from .views import action_name, diff
 
 log = logging.getLogger("golfrace.handlers")

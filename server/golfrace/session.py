@@ -1,12 +1,9 @@
-"""One websocket connection: identity, rate limit, and the asyncio side of what it follows and sends.
-
-The rules of following games and of the bounded send queue are the sans-I/O state machine in
-``follow.py`` (``Connection``); this module is its adapter. Every frame to the client goes through ``send``
-(answers to its own messages) or ``deliver`` (broadcasts from the hub) into the machine's ``outbox``. What
-is queued is written at once when the websocket protocol takes frames directly (``FrameSink``: a broadcast
-as the bytes framed once for all its followers), otherwise a writer task drains it through the ASGI
-``send``; either way the machine hears ``drained``. The machine's actions become tasks (``Fill``: read the
-store) and timers (``RetryAfter``).
+"""One websocket connection (``Session``): its identity, its rate limit, the answers to its requests, and the
+asyncio adapter of what it follows. The rules of following games and of the bounded send queue are the
+sans-I/O state machine in ``follow.py`` (``Connection``): every frame to the client goes through ``send``
+(answers to its own messages, with the ``rid`` of the ``Request`` being handled) or ``deliver``
+(broadcasts from the hub) into the machine's ``outbox``, which ``writer.py`` puts on the socket; the
+machine's actions become tasks here (``Fill``: read the store) and timers (``RetryAfter``).
 """
 
 from __future__ import annotations
@@ -18,26 +15,27 @@ import secrets
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from . import metrics
 from .context import Context
 from .engine.i18n import DEFAULT_LOCALE
 from .follow import Action, CancelRetry, Close, Connection, Fill, Follow, RetryAfter
 from .hub import Envelope
+from .keys import channel
 from .protocol import CLOSE_FLOOD, MSGPACK, ProtocolError, encode, unpack
-from .seams.ws_frames import frame
-from .store import Stored, channel
+from .stored import Stored
 from .views import public_state
+from .writer import FrameSink, Socket, Writer
 
-__all__ = ["REQUEST", "Follow", "FrameSink", "Request", "Session", "Socket", "snapshot"]
+__all__ = ["REQUEST", "Follow", "Request", "Session", "snapshot"]
 
 log = logging.getLogger("golfrace.session")
 
 
 @dataclass(slots=True)
 class Request:
-    """The client message being handled (``handlers.Dispatch`` sets it in ``REQUEST``): what this
+    """The client message being handled (``dispatch.Dispatch`` sets it in ``REQUEST``): what this
     connection is sent meanwhile answers it and carries its ``rid``."""
 
     session: Session
@@ -49,37 +47,18 @@ class Request:
 REQUEST: ContextVar[Request | None] = ContextVar("golfrace_request", default=None)
 
 
-class Socket(Protocol):
-    """What a session writes to (``app.Socket`` over the ASGI callables)."""
-
-    async def send_bytes(self, data: bytes) -> None: ...
-    async def send_text(self, data: str) -> None: ...
-    async def close(self, code: int = 1000) -> None: ...
-
-
-class FrameSink(Protocol):
-    """The websocket protocol's way in for frames framed once for many connections
-    (``seams.uvicorn_ws``): when it can take one now, the frame skips the ASGI ``send``."""
-
-    def can_write_frames(self) -> bool: ...
-    def write_frame(self, data: bytes) -> None: ...
-
-
 class Session:
     # thousands live at once, mostly idle: slots, and containers only once they are needed
     __slots__ = (
         "_refilled",
-        "_sending",
         "_tasks",
         "_timers",
         "_tokens",
-        "_writer_task",
         "channels",
         "codec",
         "ctx",
         "dropped_for_rate",
         "extras",
-        "frames",
         "hello_timer",
         "lang",
         "machine",
@@ -87,16 +66,13 @@ class Session:
         "player",
         "settings",
         "sid",
-        "websocket",
+        "writer",
     )
 
     def __init__(self, ctx: Context, websocket: Socket, codec: str, frames: FrameSink | None = None) -> None:
         self.ctx = ctx
         settings = self.settings = ctx.settings
-        self.websocket = websocket
         self.codec = codec
-        self.frames = frames if settings.direct_frames else None
-        """Where frames go straight when the protocol can take them (else through ``websocket``)."""
         self.player: str | None = None
         self.name: str | None = None
         self.lang = DEFAULT_LOCALE
@@ -112,6 +88,14 @@ class Session:
             clock=getattr(ctx.clock, "monotonic", time.monotonic),
             on_drop=metrics.DROPPED.inc,
         )
+        self.writer = Writer(
+            self.machine,
+            websocket,
+            frames if settings.direct_frames else None,
+            codec == MSGPACK,
+            settings.close_timeout_s,
+            self._act,
+        )
         self.channels: set[str] = set()
         self.extras: dict[str, Any] = {}
         self._tokens = float(settings.burst)
@@ -119,8 +103,6 @@ class Session:
         self.dropped_for_rate = 0
         self._tasks: set[asyncio.Task[None]] | None = None
         self._timers: dict[str, asyncio.TimerHandle] | None = None
-        self._writer_task: asyncio.Task[Any] | None = None
-        self._sending = False
         self.hello_timer: asyncio.TimerHandle | None = None
 
     # --- identity ----------------------------------------------------------------------------------------
@@ -197,9 +179,7 @@ class Session:
 
     def _closed(self, code: int) -> None:
         metrics.CLOSES.labels(str(code)).inc()
-        if self._sending and self._writer_task is not None:
-            self._writer_task.cancel()
-        self._ensure_writer()
+        self.writer.closed()
 
     @property
     def closing(self) -> bool:
@@ -210,7 +190,7 @@ class Session:
         if actions:
             self._act(actions)
         if self.machine.outbox:
-            self._write()
+            self.writer.write()
 
     def _act(self, actions: tuple[Action, ...]) -> None:
         for action in actions:
@@ -222,85 +202,6 @@ class Session:
                 self._cancel_retry(action.game)
             elif type(action) is Close:
                 self._closed(action.code)
-
-    def _write(self) -> None:
-        """Frames are queued: unless the writer task runs, write them now when the protocol takes frames
-        directly (a broadcast as the bytes framed once for all its followers, an answer framed here), else
-        start the writer task."""
-        task = self._writer_task
-        if task is not None and not task.done():
-            return
-        frames = self.frames
-        if frames is None or not frames.can_write_frames():
-            self._writer_task = asyncio.create_task(self._drain())
-            return
-        machine = self.machine
-        queue = machine.outbox
-        if queue:
-            binary = self.codec == MSGPACK
-            for item in queue:
-                frames.write_frame(item.framed(binary) if type(item) is Envelope else frame(item))
-            _count_sent(len(queue))
-            queue.clear()
-        actions = machine.drained()
-        if actions:
-            self._act(actions)
-
-    def _ensure_writer(self) -> None:
-        task = self._writer_task
-        if task is None or task.done():
-            self._writer_task = asyncio.create_task(self._drain())
-
-    async def _drain(self) -> None:
-        """Drain the outbox into the socket, then end (an idle connection holds no task and no queue). The
-        only code that writes to the socket; ``close`` cancels it even in the middle of a send to a stalled
-        socket, then the close frame gets ``close_timeout_s`` seconds."""
-        ws = self.websocket
-        machine = self.machine
-        binary = self.codec == MSGPACK
-        sent = 0
-        try:
-            queue = machine.outbox
-            while queue:
-                frame = queue.pop(0)
-                if type(frame) is Envelope:
-                    frame = frame.raw if binary else frame.json
-                self._sending = True
-                if binary:
-                    await ws.send_bytes(frame)
-                else:
-                    await ws.send_text(frame)
-                self._sending = False
-                sent += 1
-                queue = machine.outbox
-        except asyncio.CancelledError:
-            self._sending = False
-            if machine.close_code is None:
-                raise
-        except Exception as exc:  # the peer is gone: the reader ends the session
-            log.debug("send failed: %r", exc)
-            self._sending = False
-            machine.outbox = None
-            self._writer_task = None
-            return
-        finally:
-            metrics.MESSAGES_OUT.inc(sent)
-        if machine.close_code is None:
-            self._writer_task = None
-            self._run(machine.drained())
-            return
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(ws.close(machine.close_code), self.settings.close_timeout_s)
-
-    async def stop_writer(self) -> None:
-        """The connection ends: let a close frame in progress go out (bounded), else stop writing."""
-        task = self._writer_task
-        if task is None or task.done():
-            return
-        if not self.closing:
-            task.cancel()
-        with contextlib.suppress(BaseException):
-            await asyncio.wait_for(task, self.settings.close_timeout_s + 1)
 
     # --- following games -----------------------------------------------------------------------------------
     def opening(self, game_id: str, role: str) -> Follow | None:
@@ -354,7 +255,7 @@ class Session:
         if actions:
             self._act(actions)
         if machine.outbox:
-            self._write()
+            self.writer.write()
 
     def _start_fill(self, game_id: str, follow: Follow, from_v: int | None = None) -> None:
         task = asyncio.create_task(self.fill(game_id, follow, from_v))
@@ -427,23 +328,6 @@ class Session:
         self.channels.clear()
         for task in list(self._tasks or ()):
             task.cancel()
-
-
-_unreported = 0
-"""Frames written directly since the metric was last told (once per event-loop iteration, not per frame)."""
-
-
-def _count_sent(n: int) -> None:
-    global _unreported
-    if not _unreported:
-        asyncio.get_running_loop().call_soon(_report_sent)
-    _unreported += n
-
-
-def _report_sent() -> None:
-    global _unreported
-    metrics.MESSAGES_OUT.inc(_unreported)
-    _unreported = 0
 
 
 def snapshot(stored: Stored, role: str) -> dict[str, Any]:

@@ -4,9 +4,12 @@ Redis)."""
 from __future__ import annotations
 
 import httpx
+import pytest
 import redis.asyncio as aioredis
 
 from golfrace.accounts import keys
+from golfrace.accounts.history import Finished
+from golfrace.accounts.service import Accounts
 from golfrace.accounts.sessions import COOKIE
 from golfrace.client import Client
 from golfrace.testing import RunningServer
@@ -103,3 +106,26 @@ async def test_delete_removes_the_account_and_its_personal_data(
     r = await http.post("/api/account/signin", json={"username": name, "password": PASSWORD})
     assert r.status_code == 401
     await anon.close()
+
+
+async def test_a_game_that_ends_while_the_account_is_deleted_leaves_no_history_behind(
+    http: httpx.AsyncClient, acct_server: RunningServer, rds: aioredis.Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race's aftermath may record a game of the player between the deletion's clearing of the history
+    and the account's removal: recorded for an account, it would be kept for good, with nobody to own it."""
+    name = new_name("Gap")
+    player = (await sign_up(http, name))["account"]["player"]
+    accounts: Accounts = acct_server.ctx.extras["accounts"]
+    real_remove = accounts.store.remove
+
+    async def remove_after_a_race_ended(who: str, username: str) -> None:
+        late = Finished(f"r{'x' * 11}-1", "race", "easy", "won", 0, 40, 60_000, 1)
+        assert await accounts.history.record(who, late)  # the account still exists: kept without a TTL
+        assert await rds.ttl(keys.history(who)) == -1
+        await real_remove(who, username)
+
+    monkeypatch.setattr(accounts.store, "remove", remove_after_a_race_ended)
+    r = await http.post("/api/account/delete", json={"confirm": name.lower(), "password": PASSWORD})
+    assert r.status_code == 200 and r.json() == {"deleted": True}
+    for key in (keys.history(player), keys.history_games(player), keys.history_summaries(player)):
+        assert not await rds.exists(key), key

@@ -16,10 +16,10 @@ from redis.exceptions import MovedError
 
 from golfrace.batcher import Batcher
 from golfrace.client import Client
+from golfrace.keys import game_key
 from golfrace.redis_cluster import command, info_fields
 from golfrace.redis_conn import ClusterUrl, cluster_client, node_client
 from golfrace.seams import redis_pubsub, redis_slots
-from golfrace.store import game_key
 from golfrace.testing import running_server
 
 from ..server.helpers import assert_no_leak

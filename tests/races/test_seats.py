@@ -109,3 +109,21 @@ async def test_a_move_described_before_a_watcher_arrived_on_another_instance_is_
         assert board["board"]["moves"] == 2 and board["board"]["hidden"] is True  # Bob has drawn nothing
         assert reads == [rid]  # read again once, because the commit found another revision in the gate
         assert "board" in events.moves[-1] and events.moves[-1]["v"] == 2
+
+
+async def test_a_racer_may_watch_their_own_race_once_it_is_over_and_not_before(
+    server: RunningServer, make_client: Any
+) -> None:
+    """The replay of one's own race: refused while anyone still plays (a finished racer too), given once
+    every racer is done, with the code then public."""
+    rid, ann, bob, _ = await running_race(server, make_client)
+    await ann.send({"t": "race_resign", "race": rid})
+    await bob.expect("race", T, where=lambda m: m["racers"][0]["status"] == "resigned")
+    await ann.send({"t": "watch", "race": rid})
+    refused = await ann.expect("error", T, where=lambda m: m.get("ref") == "watch")
+    assert refused["code"] == "own_race"  # Bob still plays
+    await bob.send({"t": "race_resign", "race": rid})
+    await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    await ann.send({"t": "watch", "race": rid})
+    replay = await ann.expect("race_watch", T, where=lambda m: m["race"] == rid)
+    assert replay["phase"] == "finished" and replay["code"] is not None

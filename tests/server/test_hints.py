@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from golfrace.client import Client
 from golfrace.engine import Draw, Game, Status, Tap
 from golfrace.game_codec import decode_state
-from golfrace.store import game_key
+from golfrace.keys import game_key
 from golfrace.testing import running_server
 
 from .helpers import WIN_CODE, _is_card, _strings, assert_no_leak

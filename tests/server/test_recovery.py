@@ -13,8 +13,8 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from golfrace.client import Client
+from golfrace.keys import channel, game_key
 from golfrace.settings import Settings
-from golfrace.store import channel, game_key
 from golfrace.testing import RunningServer, running_server
 
 from .helpers import WIN_CODE, WIN_MOVES, drop_first_message, fail_once

@@ -236,7 +236,7 @@ async def test_the_server_writes_broadcasts_framed_once_and_clients_of_both_code
                 await w.open(view.game, "watcher", timeout=T)
             sessions = list(server.ctx.sessions)
             assert len(sessions) == 3
-            assert all(isinstance(s.frames, LeanWebSocketProtocol) for s in sessions)
+            assert all(isinstance(s.writer.frames, LeanWebSocketProtocol) for s in sessions)
             for _ in range(3):
                 assert (await player.act(view.game, "draw", timeout=T))["t"] == "ack"
             for c in (player, *watchers):

@@ -23,7 +23,7 @@ def _stall(server, player: str) -> asyncio.Event:
     transport does when the peer stopped reading and the kernel buffers are full (it pauses the protocol's
     writing; the protocol then takes no frame directly and the ASGI ``send`` waits)."""
     (session,) = [s for s in server.ctx.sessions if s.player == player]
-    protocol = session.frames
+    protocol = session.writer.frames
     assert protocol is not None and protocol.can_write_frames()
     protocol.pause_writing()
     release = asyncio.Event()

@@ -19,7 +19,7 @@ from golfrace.game_codec import decode_state, encode_state, history_text, next_h
 from golfrace.hub import classic_hub
 from golfrace.protocol import pack
 from golfrace.redis_server import RedisServer, start_test_server
-from golfrace.store import Stored
+from golfrace.stored import Stored
 
 pytestmark = pytest.mark.timeout(60)
 

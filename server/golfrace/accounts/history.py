@@ -28,7 +28,7 @@ import logging
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..store import seat_of
+from ..keys import seat_of
 from . import keys
 from .settings import AccountSettings
 

@@ -126,6 +126,7 @@ class Profile:
         await redis.delete(f"player:{{{player}}}", f"player:{{{player}}}:games")
         listed = await self.store.list_sessions(player)
         await self.store.remove(player, account.username)
+        await accounts.history.forget(player)  # a game that ended meanwhile was kept as an account's
         await accounts.close_connections(player, {h for h, _ in listed})
 
 

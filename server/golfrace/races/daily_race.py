@@ -9,7 +9,7 @@ import time
 from datetime import date
 from typing import Any
 
-from ..store import seat_id
+from ..keys import seat_id
 from .daily import day_of, next_day_ms, share_text
 from .race import Race, RaceOptions
 from .service import RaceService, new_race_id, split_game_id

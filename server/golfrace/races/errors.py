@@ -24,7 +24,7 @@ RACE_ERROR_CODES = (
     "game_ended",  # the caller's own game in this race is over (won, stuck, resigned)
     "undo_disabled",  # the race was created without undo
     "race_not_finished",  # a rematch asked for before the end
-    "own_race",  # a racer may not watch their own race
+    "own_race",  # a racer may not watch their own race while it is on
     "bad_option",  # an option out of range (seats, time limit, name)
     "game_not_found",  # no record of that game (never existed, or its TTL ran out)
     "game_not_ended",  # the game is still being played; its record is public only after the end

@@ -171,7 +171,7 @@ async def on_watch(session: Session, msg: dict[str, Any]) -> None:
     race = await wire.service.load(race_id)
     if race is None:
         raise ProtocolError("race_not_found", f"no race {ident!r}", ref="watch", race=ident)
-    if race.racer(player) is not None:
+    if race.racer(player) is not None and race.ended_at is None:  # once it is over: its replay
         raise ProtocolError("own_race", "a racer cannot watch their own race", ref="watch", race=race_id)
     await wire.follow(session, race_id, "watcher", ref="watch")
     if not race.watched and race.ended_at is None:  # from now on its moves carry the watchers' boards

@@ -63,7 +63,7 @@ class Presence:
     ) -> None:
         self.redis = redis
         self.batch = batch
-        """The store's batcher (``store.Batcher``): the reads and stamps of every race write and join."""
+        """The store's batcher (``batcher.Batcher``): the reads and stamps of every race write and join."""
         self.settings = settings
         self.clock = clock
         self.instance = instance

@@ -1,6 +1,6 @@
 """A race: several racers play their own copy of one deal. A pure, immutable state machine.
 
-Each racer's game is an ordinary stored game, the race's seat ``<race id>-<seat>`` (``store.py``), changed
+Each racer's game is an ordinary stored game, the race's seat ``<race id>-<seat>`` (``keys.py``), changed
 only by the game pipeline (``act``); the race holds no game. It reads its seats (``Seat``: the game, its
 version, the time of its last move) and reacts to them: a seat won or stuck is that racer's end, a deadline
 stops the racers still playing. What the seats may do is written into the race gate (``gate``) that every
@@ -134,7 +134,7 @@ class Race:
         return self.starts_at + self.options.time_limit_s * 1000
 
     def gate(self) -> dict[str, int | str]:
-        """The race gate (``store.gate_key``) every commit of a seat checks: none in the lobby."""
+        """The race gate (``keys.gate_key``) every commit of a seat checks: none in the lobby."""
         if self.starts_at is None:
             return {}
         gate: dict[str, int | str] = {

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
+from ..commit import Also, Gate
 from ..engine import Game, Status
 from ..hub import Hub
+from ..keys import gate_key, seat_of
 from ..protocol import pack
-from ..store import Also, Gate, Stored, gate_key, seat_of
+from ..stored import Stored
 from .race import Race
 from .race_views import board, drawn_on_top, progress, watcher_diff
 from .racer import Seat

@@ -32,8 +32,9 @@ import redis.asyncio as aioredis
 from ..accounts.history import History
 from ..accounts.settings import AccountSettings
 from ..engine import GameCode, Rules, Variants, random_ranked_code
+from ..keys import seat_id
 from ..protocol import pack
-from ..store import Store, seat_id
+from ..store import Store
 from . import aftermath, race_views, solving
 from .daily import DailyBook
 from .errors import RaceError

@@ -3,8 +3,8 @@
 Keys, all under the race's hash tag (one Redis Cluster slot for a race and everything of it):
 
 - ``race:{<id>}``        the race as JSON (``Race.to_data``), TTL ``race_ttl_s``
-- ``race:{<id>}:gate``   what the seats' commits check (``store.gate_key``, ``Race.gate``)
-- ``game:{<id>}-<seat>`` each racer's game, an ordinary stored game (``store.game_key``)
+- ``race:{<id>}:gate``   what the seats' commits check (``keys.gate_key``, ``Race.gate``)
+- ``game:{<id>}-<seat>`` each racer's game, an ordinary stored game (``keys.game_key``)
 - ``race:{<id>}:wh``, ``race:{<id>}:here``: watcher counts and lobby presence (``presence.py``)
 - channel ``race:{<id>}``: the race's events, published (``SPUBLISH`` on a Redis Cluster) by the same script
   as the write (and the seats' move events, published by their commits), so every instance sees them in
@@ -25,7 +25,10 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from ..store import Store, Stored, game_key, gate_key, pack_args, seat_id
+from ..commit import pack_args
+from ..keys import game_key, gate_key, seat_id
+from ..store import Store
+from ..stored import Stored
 from .race import Race
 from .racer import Seat, Seats
 

@@ -1,5 +1,5 @@
-"""The ways a session's frames reach the socket, each over a real server, real websockets and Redis: written
-directly as framed once for all followers, through the ASGI ``send`` (``direct_frames`` off, or
+"""The ways a session's frames reach the socket (``writer.py``), each over a real server, real websockets and
+Redis: written directly as framed once for all followers, through the ASGI ``send`` (``direct_frames`` off, or
 permessage-deflate negotiated, where frames differ per connection), and through the writer task while the
 transport is paused. Every path delivers every version once, in order, to clients of both codecs."""
 
@@ -62,7 +62,7 @@ async def test_every_path_delivers_every_version_in_order(
             sessions = list(server.ctx.sessions)
             assert len(sessions) == 3
             for s in sessions:
-                assert (s.frames is not None and s.frames.can_write_frames()) is direct_path
+                assert (s.writer.frames is not None and s.writer.frames.can_write_frames()) is direct_path
             await _play_and_check(player, watchers, game)
         finally:
             for c in (player, *watchers):
@@ -74,7 +74,7 @@ async def test_a_paused_transport_goes_through_the_writer_and_back_to_direct_wri
         player, watchers, game = await _watch_a_game(server.ws)
         try:
             (session,) = [s for s in server.ctx.sessions if s.player == watchers[0].player]
-            protocol = session.frames
+            protocol = session.writer.frames
             assert protocol is not None
             protocol.pause_writing()  # the kernel's buffer to this peer is full
             assert not protocol.can_write_frames()
@@ -83,11 +83,11 @@ async def test_a_paused_transport_goes_through_the_writer_and_back_to_direct_wri
             await watchers[1].wait_version(game, 4, timeout=T)  # the others are not held up
             assert watchers[0].views[game].v == 0  # nothing reached the paused one meanwhile
             assert session.machine.queued == 3  # the writer holds the first diff, waiting for the socket
-            assert session._writer_task is not None and not session._writer_task.done()
+            assert session.writer.task is not None and not session.writer.task.done()
             protocol.resume_writing()
             await watchers[0].wait_version(game, 4, timeout=T)
             async with asyncio.timeout(T):  # the writer drained the queue and ended
-                while session._writer_task is not None:
+                while session.writer.task is not None:
                     await asyncio.sleep(0.01)
             assert protocol.can_write_frames()
             for token in MOVES[4:]:
