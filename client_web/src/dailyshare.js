@@ -26,7 +26,7 @@ export function dailyShareText(date, result, link = `${location.origin}/#/daily`
 }
 
 /** Show a share text in `box` as it will be copied, its date kept on one line (a line may otherwise break
- * at the date's hyphens, "2026-" / "12-01"); each line of the box takes its own direction (styles.css). */
+ * at the date's hyphens, "2026-" / "12-01"); the box reads in the text's direction (dir=auto, styles.css). */
 export function showShareText(box, text) {
   const at = text.search(/\d{4}-\d\d-\d\d/);
   if (at < 0) {
