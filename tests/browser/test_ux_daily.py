@@ -17,18 +17,19 @@ from .helpers import resign, shot
 from .test_ux_board import SIZES
 
 PAR_TIMEOUT_MS = 30_000  # the solver computes par after the end, within its budget
-# whether a share text's first line touches the box's left and right sides (inside its padding)
-FIRST_LINE_SIDES = """box => {
+# for each line of a share text's box, whether it starts at the box's start side ("right" or "left")
+LINES_START_AT = """([box, side]) => {
   const range = document.createRange();
-  range.selectNodeContents(box.firstChild);
-  const rects = [...range.getClientRects()];
-  const line = rects.filter((r) => Math.abs(r.top - rects[0].top) < 2); // its runs (bidi) on the first line
-  const left = Math.min(...line.map((r) => r.left)), right = Math.max(...line.map((r) => r.right));
+  range.selectNodeContents(box);
+  const lines = new Map(); // top → [left, right] of the line's runs
+  for (const r of range.getClientRects()) {
+    const top = Math.round(r.top), was = lines.get(top) ?? [Infinity, -Infinity];
+    lines.set(top, [Math.min(was[0], r.left), Math.max(was[1], r.right)]);
+  }
   const inner = box.getBoundingClientRect(), style = getComputedStyle(box);
-  return [
-    Math.abs(left - (inner.left + parseFloat(style.paddingLeft))) < 2,
-    Math.abs(right - (inner.right - parseFloat(style.paddingRight))) < 2,
-  ];
+  return [...lines.values()].map(([left, right]) => side === "right"
+    ? Math.abs(right - (inner.right - parseFloat(style.paddingRight))) < 2
+    : Math.abs(left - (inner.left + parseFloat(style.paddingLeft))) < 2);
 }"""
 
 
@@ -91,10 +92,11 @@ def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str,
     assert share.rstrip().endswith(f"{web_server.http}/#/daily")
     assert "GO1-" not in share
     assert time_text in share.splitlines()[0]  # the time as the dialog shows it, tenths included
-    # the share text's first line starts on the page's start side (Hebrew: on the right), its date unbroken
+    # every line of the share text starts on the page's start side (Hebrew: on the right), its date unbroken
     assert end.locator(".de-share .nowrap").evaluate("e => e.getClientRects().length") == 1
-    left, right = end.locator(".de-share").evaluate(FIRST_LINE_SIDES)
-    assert right if loc == "he" else left, (left, right)
+    side = "right" if loc == "he" else "left"
+    starts = page.evaluate(LINES_START_AT, [end.locator(".de-share").element_handle(), side])
+    assert len(starts) >= 3 and all(starts), starts  # the symbols' row too (column 1 first, as on the board)
     # a guest's result is not on the public board (accounts only): the dialog says how to rank, and today's
     # scores (when there are any) have no bar marked as the guest's
     assert end.locator("[data-ranked-notice]").is_visible()
