@@ -43,10 +43,19 @@ def seat_id(race_id: str, seat: int) -> str:
     return f"{race_id}-{seat}"
 
 
+ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+"""Base-32 for every id the server makes: lowercase, no ambiguous symbols (no l, o, 0, 1)."""
+
+
 def new_id() -> str:
-    """A game id: 12 characters of base-32 (lowercase, no ambiguous symbols): 60 random bits."""
-    alphabet = "abcdefghijkmnpqrstuvwxyz23456789"
-    return "".join(secrets.choice(alphabet) for _ in range(12))
+    """A game id: 12 characters of ``ID_ALPHABET``: 60 random bits."""
+    return "".join(secrets.choice(ID_ALPHABET) for _ in range(12))
+
+
+def new_race_id() -> str:
+    """A race id: ``r`` and 11 characters of ``ID_ALPHABET`` (55 random bits); its seats' games are
+    ``<race id>-<seat>`` (``seat_of``)."""
+    return "r" + "".join(secrets.choice(ID_ALPHABET) for _ in range(11))
 
 
 def game_key(game_id: str) -> str:

@@ -187,5 +187,10 @@ async def test_a_live_daily_attempt_shows_its_watchers_counts_only(
     assert again["boards"][0]["stock"] is not None  # the counts
     cards = {t for f in fan.frames for t in strings(f) if CARD.match(t)}
     assert not cards, f"cards of a live daily attempt reached a watcher: {cards}"
+    # nor a column: the watcher's own attempt deals the same tableau, so a column names the card played
+    diffs = [f["diff"] for f in fan.frames if f.get("t") == "race_board" and f["diff"]]
+    assert any(d["a"] == "tap" for d in diffs), "no card played in six moves"
+    named = [d for d in diffs for k in ("removed", "restored") if d.get(k) and d[k].get("col") is not None]
+    assert not named, f"the columns of a live daily attempt reached a watcher: {named}"
     code, stock = await stock_of(server, rid)
     assert assert_nothing_early(fan.frames, code, stock) > 3

@@ -9,6 +9,7 @@ import pytest
 from golfrace.engine import GameCode
 from golfrace.races.errors import RaceError
 from golfrace.races.race import Outcome, Phase, Race, RaceOptions
+from golfrace.races.race_data import race_from_data, race_to_data
 from golfrace.races.race_views import board, progress, race_view, results
 from golfrace.races.settings import RaceSettings
 
@@ -191,7 +192,7 @@ def test_a_racer_idle_after_another_finished_is_out() -> None:
     assert over.gate()["out:2"] == "abandoned" and over.gate()["ended"] == 1
     assert [r["player"] for r in results(over, seats)] == ["alice", "bob"]
     assert over.settle(s + 900_000, seats) is over
-    assert Race.from_data(over.to_data()) == over
+    assert race_from_data(race_to_data(over)) == over
 
 
 def test_idle_clock_restarts_with_each_move_and_solo_races_never_forfeit() -> None:
@@ -215,7 +216,7 @@ def test_idle_clock_restarts_with_each_move_and_solo_races_never_forfeit() -> No
     short = Race.create(
         "ri", GameCode.parse(code), host="alice", name="A", now=T0, settings=RaceSettings(idle_forfeit_s=20)
     )
-    assert short.idle_s == 20 and Race.from_data(short.to_data()).idle_s == 20
+    assert short.idle_s == 20 and race_from_data(race_to_data(short)).idle_s == 20
 
 
 def test_whoever_joins_a_lobby_its_host_left_hosts_it() -> None:
@@ -270,7 +271,7 @@ def test_rematch_and_storage_round_trip() -> None:
     play.run("alice", line, s + 1)
     race = play.resign("bob", s + 2)
     assert race.ended_at == s + 2 and not race.finalized and race.finalize().finalized
-    again = Race.from_data(race.to_data())
+    again = race_from_data(race_to_data(race))
     assert again == race
     race = race.accept_rematch("bob", "rnext").accept_rematch("alice", "rother")
     assert race.rematch == "rnext"
@@ -278,3 +279,14 @@ def test_rematch_and_storage_round_trip() -> None:
     assert nxt.id == "rnext" and nxt.host == "bob" and nxt.previous == race.id and nxt.options == race.options
     nxt = nxt.join("alice", "Alice", s + 11)
     assert [r.player for r in nxt.racers] == ["bob", "alice"]
+
+
+def test_a_racer_whose_seat_was_not_read_bounds_what_watchers_see_as_having_drawn_nothing() -> None:
+    """Fair play 11.4: watchers see as many draws of any board as the racer still playing who drew fewest; a
+    racer whose seat game is missing from those read (not stored, or gone) counts as having drawn none,
+    rather than being left out of the bound (which would show the others' draws beyond theirs)."""
+    code, _ = won_deal()
+    play = Play(started(code))
+    race = play.run("bob", ["d", "d"], T0 + 4000)  # Alice has not moved: no seat of hers among these
+    assert race.shown_draws(play.seats, T0 + 4000) == 0
+    assert board(race, race.racers[1], play.seats, T0 + 4000)["hidden"]

@@ -74,13 +74,13 @@ async def test_an_unwatched_race_sends_progress_only_and_its_first_watcher_gets_
     assert (await server.ctx.extras["races"].service.load(rid)).watched
 
     await move(ann, f"{rid}-1", 2, {"a": "draw"})
-    board = await carl.expect("race_board", T, where=lambda m: m["board"]["seat"] == 1)
+    board = await carl.expect("race_board", T, where=lambda m: m["board"]["seat"] == 1 and m["diff"])
     assert board["board"]["moves"] == 2
     assert board["board"]["hidden"] is True and board["board"]["discard"] is None  # Bob has drawn nothing
     assert board["diff"] is not None and board["diff"].get("discard") is None
     assert "board" in events.moves[-1]
     await move(bob, f"{rid}-2", 1, {"a": "draw"})  # Bob catches up with Ann's first draw
-    bobs = await carl.expect("race_board", T, where=lambda m: m["board"]["seat"] == 2)
+    bobs = await carl.expect("race_board", T, where=lambda m: m["board"]["seat"] == 2 and m["diff"])
     assert bobs["board"]["moves"] == 1
 
 
@@ -105,7 +105,7 @@ async def test_a_move_described_before_a_watcher_arrived_on_another_instance_is_
 
         reads = count_race_reads(service)
         await move(ann, f"{rid}-1", 2, {"a": "draw"})
-        board = await carl.expect("race_board", T, where=lambda m: m["board"]["seat"] == 1)
+        board = await carl.expect("race_board", T, where=lambda m: m["board"]["seat"] == 1 and m["diff"])
         assert board["board"]["moves"] == 2 and board["board"]["hidden"] is True  # Bob has drawn nothing
         assert reads == [rid]  # read again once, because the commit found another revision in the gate
         assert "board" in events.moves[-1] and events.moves[-1]["v"] == 2
@@ -127,3 +127,26 @@ async def test_a_racer_may_watch_their_own_race_once_it_is_over_and_not_before(
     await ann.send({"t": "watch", "race": rid})
     replay = await ann.expect("race_watch", T, where=lambda m: m["race"] == rid)
     assert replay["phase"] == "finished" and replay["code"] is not None
+
+
+async def test_a_held_back_draw_shows_to_watchers_as_soon_as_the_racer_behind_stops(
+    server: RunningServer, make_client: Any
+) -> None:
+    """Ann has drawn twice, Bob not at all: watchers see no drawn card of Ann's. Bob resigns: nobody still
+    playing is behind Ann, and the race's change itself brings her whole board, not her next move."""
+    rid, ann, bob, _ = await running_race(server, make_client)
+    carl = await make_client(name="Carl")
+    await carl.send({"t": "watch", "race": rid})
+    await carl.expect("race_watch", T, where=lambda m: m["race"] == rid)
+    for seq in (1, 2):
+        await move(ann, f"{rid}-1", seq, {"a": "draw"})
+    held = await carl.expect("race_board", T, where=lambda m: m["board"]["moves"] == 2)
+    assert held["board"]["hidden"] is True and held["board"]["discard"] is None
+    await bob.send({"t": "race_resign", "race": rid})
+    shown = await carl.expect(
+        "race_board",
+        T,
+        where=lambda m: m["board"]["seat"] == 1 and m["board"]["moves"] == 2 and not m["board"]["hidden"],
+    )
+    assert shown["board"]["moves"] == 2 and shown["diff"] is None  # the race's change, not a move
+    assert shown["board"]["discard"] is not None

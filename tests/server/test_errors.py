@@ -86,4 +86,5 @@ async def test_every_http_error_has_one_shape(server: Any, make_client: Any) -> 
             assert answer.status_code == status, (path, answer.text)
             body = answer.json()
             assert body["error"] == code and isinstance(body["message"], str) and body["message"], path
+            assert set(body) <= {"error", "message", "params"}, (path, body)  # the one shape
             assert code in {c.value for c in ErrorCode}

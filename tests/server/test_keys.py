@@ -6,7 +6,17 @@ from __future__ import annotations
 import pytest
 from redis.crc import key_slot
 
-from golfrace.keys import channel, game_key, gate_key, new_id, player_key, seat_id, seat_of
+from golfrace.keys import (
+    ID_ALPHABET,
+    channel,
+    game_key,
+    gate_key,
+    new_id,
+    new_race_id,
+    player_key,
+    seat_id,
+    seat_of,
+)
 
 RACE = "rabcdefghijk"
 
@@ -56,3 +66,12 @@ def test_new_ids_are_not_seats_and_differ() -> None:
     assert len(ids) == 200
     assert all(len(i) == 12 and seat_of(i) is None for i in ids)
     assert player_key("p1") == "player:{p1}"
+
+
+def test_new_race_ids_name_their_seats_in_the_one_alphabet() -> None:
+    races = {new_race_id() for _ in range(200)}
+    assert len(races) == 200
+    for race in races:
+        assert race[0] == "r" and len(race) == 12 and set(race[1:]) <= set(ID_ALPHABET)
+        assert seat_of(seat_id(race, 3)) == (race, 3) and seat_of(race) is None
+    assert all(set(new_id()) <= set(ID_ALPHABET) for _ in range(50))

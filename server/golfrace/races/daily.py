@@ -67,6 +67,20 @@ def next_day_ms(now_ms: int) -> int:
     return day_start_ms(day_of(now_ms)) + DAY_MS
 
 
+def code_public_at(day: str | date, grace_s: int) -> int:
+    """When ``day``'s code may be shown (ms), in any of its attempts: once none can count any more, at the
+    day's end plus the grace (fair play 11.2, 11.5)."""
+    start = day_start_ms(date.fromisoformat(day) if isinstance(day, str) else day)
+    return start + DAY_MS + grace_s * 1000
+
+
+def secret_days(now_ms: int, grace_s: int) -> list[date]:
+    """The days whose code may not be shown at ``now_ms``: today's, and yesterday's within its grace."""
+    today = day_of(now_ms)
+    yesterday = today - timedelta(days=1)
+    return [today, yesterday] if now_ms < code_public_at(yesterday, grace_s) else [today]
+
+
 DAY_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 

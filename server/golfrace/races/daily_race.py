@@ -9,10 +9,10 @@ import time
 from datetime import date
 from typing import Any
 
-from ..keys import seat_id
+from ..keys import new_race_id, seat_id, seat_of
 from .daily import day_of, next_day_ms, share_text
 from .race import Race, RaceOptions
-from .service import RaceService, new_race_id, split_game_id
+from .service import RaceService
 
 
 async def daily_play(service: RaceService, player: str, name: str) -> Race:
@@ -62,7 +62,7 @@ async def daily_play(service: RaceService, player: str, name: str) -> Race:
 async def _claimed_attempt(service: RaceService, day: date, player: str, game_id: str) -> Race | None:
     """The race of the claimed attempt ``game_id``, waiting up to ``daily_claim_wait_s`` for the tab that
     claimed it to store it; None if it does not appear (or its claim is released meanwhile)."""
-    split = split_game_id(game_id)
+    split = seat_of(game_id)
     if split is None:
         return None
     deadline = time.monotonic() + service.settings.daily_claim_wait_s
@@ -106,6 +106,6 @@ async def _ended(service: RaceService, game_id: str) -> bool:
     aftermath has not run yet (still running on the instance that ended it, or that instance died) is
     completed first: a player who opens the Daily tab as their attempt ends sees its result, not
     "Continue"."""
-    split = split_game_id(game_id)
+    split = seat_of(game_id)
     race = None if split is None else await service.load(split[0])
     return race is not None and race.ended_at is not None

@@ -141,6 +141,9 @@ class RaceFollower:
             view = viewsets.get(session.player or "") if self.role == "racer" else viewsets.get("")
             if view is not None:
                 session.send({"t": "race", **view})
+        if self.role == "watcher" and msg.get("ended_at") is None:  # e.g. the slowest racer stopped: the
+            for board in msg.get("boards") or ():  # draws every racer still playing has reached show now
+                session.send({"t": "race_board", "race": rid, "board": board, "diff": None})
 
     def resume(self, name: str) -> None:
         """Race events may have been missed (a pub/sub reconnect): send the race as it is now."""

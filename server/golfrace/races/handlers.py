@@ -14,6 +14,7 @@ from ..dispatch import handler
 from ..engine import GameCode, Rules, Variants
 from ..engine.errors import CodeError
 from ..handlers import on_open
+from ..keys import seat_of
 from ..moves import localize, on_act
 from ..protocol import ProtocolError
 from ..session import Session
@@ -24,7 +25,6 @@ from .daily_race import daily_play, daily_status
 from .errors import RaceError
 from .followers import send_board, send_race, send_view, wire_of
 from .race import Race, RaceOptions
-from .service import split_game_id
 from .settings import DEFAULT_SETTINGS
 
 
@@ -166,7 +166,7 @@ async def on_race_rematch(session: Session, msg: dict[str, Any]) -> None:
 async def on_watch(session: Session, msg: dict[str, Any]) -> None:
     player, wire = _player(session), wire_of(session)
     ident = msg["race"]
-    split = split_game_id(ident)
+    split = seat_of(ident)
     race_id = split[0] if split else ident
     race = await wire.service.load(race_id)
     if race is None:

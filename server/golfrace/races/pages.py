@@ -151,7 +151,8 @@ async def icon_endpoint(request: Request) -> Response:
         size = 0
     if size not in ICON_SIZES:
         sizes = ", ".join(map(str, ICON_SIZES))
-        return JSONResponse({"error": "bad_option", "message": f"icon sizes: {sizes}", "option": "size"}, 404)
+        body = {"error": "bad_option", "message": f"icon sizes: {sizes}", "params": {"option": "size"}}
+        return JSONResponse(body, 404)
     return Response(_icon(size), media_type="image/png", headers={"Cache-Control": "public, max-age=86400"})
 
 

@@ -25,10 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
 
 from ..engine import GameCode, Status
-from .daily import day_of
+from .daily import code_public_at
 from .errors import RaceError
 from .racer import NO_SEATS, STOPPED, Outcome, Racer, Seat, Seats
 from .settings import DEFAULT_SETTINGS, RaceSettings
@@ -78,6 +77,9 @@ class Race:
     previous: str | None = None
     next_seat: int = 1
     idle_s: int = DEFAULT_SETTINGS.idle_forfeit_s
+    grace_s: int = DEFAULT_SETTINGS.daily_grace_s
+    """A daily attempt: the server's ``daily_grace_s`` when it was created (its code's secrecy outlasts the
+    day by as much: ``code_visible_to``)."""
     finalized: bool = False
     """The end's aftermath (records, boards, bests, daily) is done; until then whoever touches the ended race
     does it (every step is idempotent), so a process dying at the end loses nothing."""
@@ -114,6 +116,7 @@ class Race:
             daily=daily,
             previous=previous,
             idle_s=settings.idle_forfeit_s,
+            grace_s=settings.daily_grace_s,
         )
         return race.join(host, name, now, settings)
 
@@ -201,11 +204,16 @@ class Race:
     def code_visible_to(self, player: str | None, now: int | None = None) -> bool:
         """Fair play (11.2): a typed code is no secret; any other code is shown to nobody, its own racers
         included (a finished or resigned racer could pass it on), until every racer is done; a daily code
-        until its attempt has ended and its UTC day is over as well (``now`` given and past it)."""
+        until its attempt has ended and no attempt of its day can count any more: the day is over and its
+        grace too (``now`` given and past it; every attempt of a day deals the same code)."""
         if self.typed:
             return True
         if self.daily is not None:
-            return self.ended_at is not None and now is not None and day_of(now).isoformat() > self.daily
+            return (
+                self.ended_at is not None
+                and now is not None
+                and now >= code_public_at(self.daily, self.grace_s)
+            )
         return self.ended_at is not None
 
     def cards_public(self, now: int) -> bool:
@@ -214,13 +222,14 @@ class Race:
 
     def shown_draws(self, seats: Seats, now: int) -> int | None:
         """Fair play (11.4): how many drawn cards of any board someone other than its player may see (the
-        racers share one stock): as many as every racer still playing has drawn; None: all of them. A daily
-        attempt shows none until its day is over."""
+        racers share one stock): as many as every racer still playing has drawn (one whose seat is not in
+        ``seats`` has drawn none); None: all of them. A daily attempt shows none until its code may be
+        shown."""
         if self.cards_public(now):
             return None
         if self.daily is not None:
             return 0
-        drawn = [seats[r.seat].game.drawn for r in self.racers if not r.done and r.seat in seats]
+        drawn = [seats[r.seat].game.drawn if r.seat in seats else 0 for r in self.racers if not r.done]
         return min(drawn) if drawn else 0
 
     def ranking(self, seats: Seats) -> list[Racer]:
@@ -375,18 +384,6 @@ class Race:
         if self.racers and all(r.done for r in self.racers):
             return replace(self, ended_at=max(r.finished_at or 0 for r in self.racers))
         return self
-
-    # --- storage (plain data: race_data.py) ---------------------------------------------------------
-    def to_data(self) -> dict[str, Any]:
-        from .race_data import race_to_data
-
-        return race_to_data(self)
-
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Race:
-        from .race_data import race_from_data
-
-        return race_from_data(data)
 
 
 def _clean_name(name: str, settings: RaceSettings) -> str:

@@ -1,4 +1,4 @@
-"""A race as stored: plain JSON-ready data (``Race.to_data``/``Race.from_data``), read back exactly."""
+"""A race as stored: plain JSON-ready data (``race_to_data``/``race_from_data``), read back exactly."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ def race_to_data(self: Race) -> dict[str, Any]:
         "previous": self.previous,
         "next_seat": self.next_seat,
         "idle_s": self.idle_s,
+        "grace_s": self.grace_s,
         "finalized": self.finalized,
         "watched": self.watched,
         "rev": self.rev,
@@ -81,6 +82,7 @@ def race_from_data(data: dict[str, Any]) -> Race:
         previous=data["previous"],
         next_seat=int(data["next_seat"]),
         idle_s=int(data.get("idle_s", DEFAULT_SETTINGS.idle_forfeit_s)),
+        grace_s=int(data.get("grace_s", DEFAULT_SETTINGS.daily_grace_s)),
         finalized=bool(data.get("finalized", False)),
         watched=bool(data.get("watched", False)),
         rev=int(data.get("rev", 0)),

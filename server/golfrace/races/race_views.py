@@ -2,8 +2,9 @@
 
 - a racer: the race (others' progress, no card of theirs); their own board is their seat game (``open``);
 - a watcher: every racer's board (tableau, discard, stock count, score) but never a face-down stock card,
-  and a drawn card only once every racer still playing has drawn as many (a daily attempt: counts only
-  until its day is over), fair play 11.4;
+  and a board with a drawn card only once every racer still playing has drawn as many: until then the
+  board as it was at that draw (a card played onto it would tell its rank), and the counts (a daily
+  attempt: counts only until its day's code may be shown), fair play 11.4;
 - nobody, its racers included: a random code before the race has ended, a daily code before its attempt
   has ended and its day is over (11.2).
 """
@@ -48,9 +49,11 @@ def board(
     made: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A racer's board for watchers: progress (``made``: that racer's ``progress`` already made) plus the
-    visible cards (tableau and discard). Fair play: a drawn card on the discard only once every racer still
-    playing has drawn as many (``shown``, default ``race.shown_draws``), and a daily attempt's cards not at
-    all before its day is over (counts only)."""
+    visible cards (tableau and discard). Fair play: a board whose player has drawn more cards than every
+    racer still playing (``shown``, default ``race.shown_draws``) is ``hidden``: its discard null and its
+    tableau as it was before the first of those draws (the cards played since, onto a card others have not
+    drawn, would tell that card's rank); a daily attempt's cards not at all before its code may be shown
+    (counts only). The counts (``progress``) are the board's own."""
     if shown == "?":
         shown = race.shown_draws(seats, now)
     out = dict(made) if made is not None else progress(race, racer, seats, now)
@@ -59,16 +62,34 @@ def board(
     out["columns"] = columns(game) if game else None
     out["discard"] = card_code(game.discard) if game else None
     out["hidden"] = False
-    if game is not None and race.daily is not None and shown is not None:
-        out["columns"], out["discard"], out["hidden"] = None, None, True
-    elif game is not None and shown is not None and drawn_on_top(game) > shown:
+    if game is not None and hides(race, game, shown):
         out["discard"], out["hidden"] = None, True
+        out["columns"] = None if race.daily is not None else columns(game, shown)
     return out
 
 
-def columns(game: Game) -> list[list[str]]:
+def hides(race: Race, game: Game, shown: int | None) -> bool:
+    """Whether watchers see ``game`` (a seat of ``race``) held back (``board``)."""
+    return shown is not None and (race.daily is not None or game.drawn > shown)
+
+
+def columns(game: Game, drawn: int | None = None) -> list[list[str]] | None:
     """The tableau as card codes, each column top → bottom: slices of the deal's codes, made once per deal
-    (a board goes out with every move of a race)."""
+    (a board goes out with every move of a race). ``drawn``: as it was before the game's draw number
+    ``drawn`` + 1 (its history taken back to there; None if the history does not reach back so far)."""
+    heights = game.heights
+    if drawn is not None and game.drawn > drawn:
+        back, taken = list(heights), game.drawn
+        for step in reversed(game.history):
+            if taken <= drawn:
+                break
+            if step.column is None:
+                taken -= 1
+            else:
+                back[step.column] += 1
+        if taken > drawn:
+            return None
+        heights = tuple(back)
     deal = game.deal
     known = _DEAL_CODES.get(id(deal))
     if known is None or known[0] is not deal:
@@ -76,7 +97,7 @@ def columns(game: Game) -> list[list[str]]:
             _DEAL_CODES.clear()
         known = _DEAL_CODES[id(deal)] = (deal, [[c.code for c in col] for col in deal.columns])
     codes = known[1]
-    return [codes[i][:h] for i, h in enumerate(game.heights)]
+    return [codes[i][:h] for i, h in enumerate(heights)]
 
 
 DEAL_CODES_MAX = 4096
@@ -84,37 +105,31 @@ DEAL_CODES_MAX = 4096
 _DEAL_CODES: dict[int, tuple[Deal, list[list[str]]]] = {}
 
 
-def drawn_on_top(game: Game) -> int:
-    """Which drawn card the discard shows (1: the first drawn), 0 when it shows no drawn card. A stock card on
-    the discard is always the last one drawn (a later card would cover it); one deck has no twin cards."""
-    if game.drawn and game.discard is not None and game.discard == game.deal.stock[game.drawn - 1]:
-        return game.drawn
-    return 0
-
-
 def watcher_diff(race: Race, diff: dict[str, Any], game: Game, shown: int | None) -> dict[str, Any]:
-    """A seat's diff as watchers get it (``board``'s rules): without the cards they may not see yet."""
-    if shown is None:
+    """A seat's diff as watchers get it (``board``'s rules): a move of a hidden board names no card and no
+    column (``drawn`` and ``discard`` null, no ``removed`` or ``restored``); its counts stay."""
+    if not hides(race, game, shown):
         return diff
-    out = dict(diff)
-    if race.daily is not None:
-        for key in ("drawn", "discard"):
-            if key in out:
-                out[key] = None
-        for key in ("removed", "restored"):
-            if isinstance(out.get(key), dict):
-                out[key] = {**out[key], "card": None}
-        return out
-    if drawn_on_top(game) > shown:
-        out["discard"] = None
-        if "drawn" in out:
-            out["drawn"] = None
+    out = {k: v for k, v in diff.items() if k not in ("removed", "restored")}
+    for key in ("drawn", "discard"):
+        if key in out:
+            out[key] = None
     return out
 
 
 def boards(race: Race, seats: Seats, now: int) -> list[dict[str, Any]]:
     shown = race.shown_draws(seats, now)
     return [board(race, r, seats, now, shown) for r in race.racers]
+
+
+def revealed(before: Race, after: Race, seats: Seats, now: int) -> list[dict[str, Any]]:
+    """The boards that show more to watchers after a change of the race than before it (the racer behind
+    stopped, so the draws every racer still playing has reached are more): a watched race's only."""
+    was, shown = before.shown_draws(seats, now), after.shown_draws(seats, now)
+    if not after.watched or was is None or (shown is not None and shown <= was):
+        return []
+    more = [r for r in after.racers if (s := seats.get(r.seat)) is not None and s.game.drawn > was]
+    return [board(after, r, seats, now, shown) for r in more]
 
 
 def race_view(

@@ -8,15 +8,16 @@ from starlette.routing import BaseRoute, Route
 
 from ..accounts.callers import request_player
 from ..engine.errors import CodeError
+from ..keys import seat_of
 from ..protocol import ID_LEN
 from . import leaderboard as lb
 from . import pages, race_views
-from .daily import day_of, next_day_ms, parse_day
+from .daily import code_public_at, day_of, next_day_ms, parse_day, secret_days
 from .daily_race import daily_status
 from .errors import RaceError
 from .followers import RaceWire
 from .replay import public
-from .service import RaceService, split_game_id
+from .service import RaceService
 
 HTTP_ERRORS = {"game_not_found": 404, "race_not_found": 404, "game_not_ended": 409}
 
@@ -70,9 +71,9 @@ def _int(request: Request, name: str, default: int, lo: int, hi: int) -> int:
     return value
 
 
-async def _board_page(request: Request, board: str, secret: str | None = None) -> Response:
-    """A page of ``board``; a personal-bests entry of the code ``secret`` (today's daily, whose code nobody
-    may see before the day is over: fair play 11.2) is listed with its code null."""
+async def _board_page(request: Request, board: str, secret: frozenset[str] = frozenset()) -> Response:
+    """A page of ``board``; a personal-bests entry of a code in ``secret`` (a daily's whose attempts may
+    still count: fair play 11.2) is listed with its code null."""
     service = _service(request)
     try:
         limit = _int(request, "limit", 20, 1, service.settings.board_page_max)
@@ -80,8 +81,8 @@ async def _board_page(request: Request, board: str, secret: str | None = None) -
     except RaceError as exc:
         return _http_error(exc.code, exc.message)
     total, entries = await service.boards.page(board, offset, limit)
-    if secret is not None:
-        entries = [{**e, "code": None} if e.get("code") == secret else e for e in entries]
+    if secret:
+        entries = [{**e, "code": None} if e.get("code") in secret else e for e in entries]
     caller = _token_player(request)  # a rank on a public board is public: the token names whose
     owner = caller if not board.startswith("pb:") else None
     you = await service.boards.rank_of(board, owner) if owner else None
@@ -111,8 +112,12 @@ async def bests_endpoint(request: Request) -> Response:
     if player is None:
         return _http_error("bad_token", "send your token (token=… or Authorization: Bearer …)", 401)
     service = _service(request)
-    today = str(await service.daily.code(day_of(service.clock())))
-    return await _board_page(request, lb.bests_board(player), secret=today)
+    try:
+        days = secret_days(service.clock(), service.settings.daily_grace_s)
+        secret = frozenset([str(await service.daily.code(day)) for day in days])
+    except RaceError as exc:  # no daily code: what to hide is unknown, so nothing is shown
+        return _http_error(exc.code, exc.message, 503)
+    return await _board_page(request, lb.bests_board(player), secret=secret)
 
 
 async def daily_endpoint(request: Request) -> Response:
@@ -132,7 +137,7 @@ async def daily_endpoint(request: Request) -> Response:
 async def game_endpoint(request: Request) -> Response:
     service = _service(request)
     game_id = request.path_params["game"][:ID_LEN]
-    split = split_game_id(game_id)
+    split = seat_of(game_id)
     race = await service.load(split[0]) if split else None  # an ended race's records are completed here
     record = await service.records.load(game_id)
     if record is None:
@@ -145,7 +150,7 @@ async def game_endpoint(request: Request) -> Response:
     # fair play 11.2: a record holds the code and the stock, so nobody gets it early, its own racers included
     if race is not None and race.ended_at is None and not race.typed:
         return _http_error("game_not_ended", "its race is still on")
-    if record.daily and record.daily >= day_of(now).isoformat():
+    if record.daily and now < code_public_at(record.daily, service.settings.daily_grace_s):
         return _http_error("game_not_ended", "the daily challenge of that day is still on")
     try:
         return JSONResponse(public(record, service.boards.checks))  # fair play: with its review verdict

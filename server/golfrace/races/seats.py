@@ -20,7 +20,7 @@ from ..keys import gate_key, seat_of
 from ..protocol import pack
 from ..stored import Stored
 from .race import Race
-from .race_views import board, drawn_on_top, progress, watcher_diff
+from .race_views import board, progress, watcher_diff
 from .racer import Seat
 from .service import RaceService
 from .storage import race_channel
@@ -56,8 +56,8 @@ class SeatRules:
         shown: int | None = None
         was: int | None = None
         if not race.cards_public(now):
-            shown = was = 0  # all there is to see of a daily attempt (counts) and of a tap (see below)
-        if not race.cards_public(now) and _may_show_a_draw(race, stored.game, after):
+            shown = was = 0  # all there is to see of a daily attempt (counts) and of a board not drawn from
+        if not race.cards_public(now) and _drawn_from(race, stored.game, after):
             # fair play 11.4: the others' draws bound what watchers see of this board
             others, _ = await self.service.storage.seats(race)
             before = {**others, seat: Seat(stored.game, stored.v)}
@@ -96,15 +96,14 @@ class SeatRules:
         return self.service.touch_soon(_race_seat(stored)[0])
 
 
-def _may_show_a_draw(race: Race, before: Game, after: Game) -> bool:
+def _drawn_from(race: Race, before: Game, after: Game) -> bool:
     """Whether the other seats' draws decide what watchers see of this move (fair play 11.4, ``shown``): not
-    for a daily attempt (counts only, whatever they drew), nor for a move that leaves this seat's draws as
-    they were, keeps it playing and shows no drawn card on the discard (a tap): then no drawn card is on
-    view and the least any racer still playing has drawn is as before (watchers see what ``shown`` 0 lets
-    them, which is all of it)."""
+    for a daily attempt (counts only, whatever they drew), nor while this seat has drawn nothing and plays
+    on (a board without a drawn card shows all, and the least any racer still playing has drawn stays 0).
+    Every other move needs them: a tap after a draw others have not made is held back as the draw is."""
     if race.daily is not None:
         return False
-    return after.drawn != before.drawn or after.status is not Status.PLAYING or drawn_on_top(after) > 0
+    return after.drawn > 0 or before.drawn > 0 or after.status is not Status.PLAYING
 
 
 def _race_seat(stored: Stored) -> tuple[str, int]:

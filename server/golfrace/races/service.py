@@ -4,7 +4,7 @@ compare-and-set of ``storage.py``, and complete the end of any race it touches â
 Events on ``race:{<id>}`` (internal: they carry every audience's view; ``followers.py`` picks what each
 connection may see):
 
-- ``{"k": "race", "rev", "views": {player: view, "": watcher view}, "boards": [...], "check_at",
+- ``{"k": "race", "rev", "views": {player: view, "": watcher view}, "boards": [...] (revealed), "check_at",
   "ended_at"}`` after any change of the race (published by the write itself; ``rev``: the record's);
 - ``{"k": "move", "seat", "player", "v", "progress", "diff"?, "board"?}`` after a seat's move (published by
   the seat's commit, ``seats.py``; the watchers' ``diff`` and ``board`` once the race has been watched);
@@ -31,8 +31,9 @@ import redis.asyncio as aioredis
 
 from ..accounts.history import History
 from ..accounts.settings import AccountSettings
+from ..context import wall_clock
 from ..engine import GameCode, Rules, Variants, random_ranked_code
-from ..keys import seat_id
+from ..keys import new_race_id, seat_id
 from ..protocol import pack
 from ..store import Store
 from . import aftermath, race_views, solving
@@ -50,26 +51,10 @@ from .storage import Loaded, RaceStore
 from .timers import SETTLE_RETRY_S, Tasks, Timers, pause, retrying
 
 log = logging.getLogger("golfrace.races")
-ID_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
 Clock = Callable[[], int]
 COMPLETE_AFTER_SWEEPS = 4
 """Sweeps an instance waits after seeing a race end elsewhere before it checks that the end was completed
 (the instance that ended it normally has by then)."""
-
-
-def wall_clock() -> int:
-    return int(time.time() * 1000)
-
-
-def new_race_id() -> str:
-    return "r" + "".join(secrets.choice(ID_ALPHABET) for _ in range(11))
-
-
-def split_game_id(game_id: str) -> tuple[str, int] | None:
-    race_id, sep, seat = game_id.rpartition("-")
-    if not sep or not race_id.startswith("r") or not (seat.isascii() and seat.isdigit()):
-        return None
-    return race_id, int(seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +181,11 @@ class RaceService:
         after = change(before.settle(now, loaded.seats))
         if after == before:
             return Change(before, before, loaded.seats)
-        quiet = replace(before, finalized=after.finalized) == after  # only the aftermath's mark
+        # only the aftermath's mark, or the par of a race still on (shown after the end, and its timing would
+        # tell how soon the solver saw through the deal): no event, nothing anyone sees changes
+        quiet = replace(before, finalized=after.finalized) == after or (
+            after.ended_at is None and replace(before, par=after.par) == after
+        )
         after = replace(after, rev=before.rev + 1)  # the gate's copy tells the seats' commits
         seats: dict[int, Seat] = dict(loaded.seats)
         new_seats: dict[int, dict[str, Any]] = {}
@@ -204,7 +193,7 @@ class RaceService:
             fresh, new_seats = self.seat_games(after)
             seats.update(fresh)
         watchers = None if quiet else await self.presence.watchers(after.id)
-        event = b"" if watchers is None else pack(self._event(after, now, seats, watchers))
+        event = b"" if watchers is None else pack(self._event(before, after, now, seats, watchers))
         if after.starts_at is None and not after.racers:  # fair play: an empty lobby goes
             outcome = await self.storage.delete(loaded, event)
         else:
@@ -213,14 +202,14 @@ class RaceService:
             raise RaceError("race_not_found", f"no race {after.id!r}", race=after.id)
         return Change(before, after, seats, watchers) if outcome == "ok" else None
 
-    def _event(self, race: Race, now: int, seats: Seats, watchers: int) -> dict[str, Any]:
+    def _event(self, before: Race, race: Race, now: int, seats: Seats, watchers: int) -> dict[str, Any]:
         return {
             "k": "race",
             "rev": race.rev,  # an instance whose peek is this revision keeps it
             "check_at": race.next_check(seats),  # for the timers of the other instances serving it
             "ended_at": race.ended_at,
             "views": race_views.all_views(race, now, watchers, seats),
-            "boards": race_views.boards(race, seats, now),
+            "boards": race_views.revealed(before, race, seats, now),  # only watchers get them
         }
 
     def seat_games(self, race: Race) -> tuple[dict[int, Seat], dict[int, dict[str, Any]]]:
@@ -325,14 +314,16 @@ class RaceService:
         return (await self.update(race_id, lambda r: r.leave(player))).after
 
     async def start(self, race_id: str, player: str) -> Race:
-        race = (await self.update(race_id, lambda r: r.start(player, self.clock(), self.settings))).after
+        now = self.clock()  # before the write's own reading: its event sees the race as started by now
+        race = (await self.update(race_id, lambda r: r.start(player, now, self.settings))).after
         if self.settings.solver_budget_s > 0:  # 0: no par search (no solver thread per race)
             self.tasks.spawn(self.compute_par(race))
         await self.live.add(race)
         return race
 
     async def resign(self, race_id: str, player: str) -> Race:
-        return (await self.update(race_id, lambda r: r.resign(player, self.clock()))).after
+        now = self.clock()
+        return (await self.update(race_id, lambda r: r.resign(player, now))).after
 
     async def rematch(self, race_id: str, player: str) -> Race:
         candidate = new_race_id()

@@ -30,6 +30,7 @@ from ..keys import game_key, gate_key, seat_id
 from ..store import Store
 from ..stored import Stored
 from .race import Race
+from .race_data import race_from_data, race_to_data
 from .racer import Seat, Seats
 
 WRITE = """
@@ -111,7 +112,7 @@ class RaceStore:
             )
         if raw is None:
             return None
-        race = Race.from_data(json.loads(raw))
+        race = race_from_data(json.loads(raw))
         seats, versions = await self.seats(race, dict(zip(seats_hint or (), extra, strict=True)))
         return Loaded(raw if isinstance(raw, bytes) else raw.encode(), race, seats, versions)
 
@@ -121,7 +122,7 @@ class RaceStore:
     async def read_race(self, race_id: str) -> Race | None:
         """The race record alone, without its seats' games (one GET)."""
         raw = await self.store.batch.call("GET", race_key(race_id))
-        return None if raw is None else Race.from_data(json.loads(raw))
+        return None if raw is None else race_from_data(json.loads(raw))
 
     async def seats(
         self, race: Race, known: Mapping[int, tuple[Stored | None, int | None]] | None = None
@@ -175,7 +176,7 @@ class RaceStore:
         ]
         args = [
             before.raw if before is not None else "",
-            json.dumps(after.to_data()),
+            json.dumps(race_to_data(after)),
             self.race_ttl_s,
             race_channel(after.id),
             gate,
