@@ -181,12 +181,16 @@ def test_a_racer_whose_game_is_over_sees_their_final_time_and_no_undo(
     assert re.fullmatch(r"0:0\d\.\d", final) and final != "0:00.0", final
     assert host.text_content(".race-hud .elapsed") == final
     assert (host.text_content(".racer.me .racer-sub") or "").endswith(f" · {final}")
-    # no Replay link for a racer: the server refuses a racer's watch of their own race (own_race)
-    assert host.locator(".results .watch-replay").is_hidden()
     host.reload()  # back to the finished race: the board comes after the race message
     host.wait_for_selector(".results:not([hidden])")
     host.wait_for_selector(".race-hud:not([hidden])")
     host.wait_for_function(f"document.querySelector('.race-hud .elapsed').textContent === {MY_TIME}")
     assert host.locator(".undo").is_hidden() and host.locator(".resign").is_hidden()
+    # the race is over: its racer may replay it (the watch view, not sent back to the race)
+    host.click(".results .watch-replay")
+    host.wait_for_selector(".watch-view .replay:not([hidden])")
+    assert host.evaluate("location.hash").startswith("#/watch/")
+    host.click(".watch-view .replay")
+    host.wait_for_selector(".replay-bar:not([hidden])")
     for page in (host, guest):
         assert not page.errors, page.errors

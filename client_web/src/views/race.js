@@ -549,9 +549,9 @@ export function createRaceView(app) {
     q(".rematch").textContent = race.rematch ? t("ui.join_rematch") : t("ui.rematch");
     const replay = /** @type {HTMLAnchorElement} */ (q(".watch-replay"));
     replay.href = `#/watch/${race.race}`;
-    // the server refuses a racer's `watch` of their own race (own_race), even once it is over: the link would
-    // lead to the watch view and straight back here, a button that does nothing
-    replay.hidden = Boolean(race.you);
+    // a replay reads the seats' records, which the server gives once the code is public (a daily attempt's
+    // only after its day): before that the link would lead to a replay with nothing to play
+    replay.hidden = race.code == null;
     rankedNotice(resultNotice, { ranked: race.ranked });
   }
 
