@@ -6,7 +6,7 @@
 import { account, rankedNotice } from "./account.js";
 import { t } from "./i18n.js";
 import { clock } from "./format.js";
-import { dailyShareText, percentile } from "./dailyshare.js";
+import { dailyShareText, percentile, showShareText } from "./dailyshare.js";
 import { unrankedReason } from "./results.js";
 import { el, shareText, toast, translate } from "./ui.js";
 
@@ -86,7 +86,7 @@ export function installDailyEnd(app) {
     const mine = race.results?.find((r) => r.seat === race.you?.seat) ?? race.results?.[0];
     d.querySelector(".de-date").textContent = race.daily;
     d.querySelector(".de-score").textContent = mine ? String(mine.score) : "—";
-    d.querySelector(".de-time").textContent = clock(mine?.elapsed, { tenths: true });
+    d.querySelector(".de-time").textContent = clock(mine?.elapsed, { final: true });
     d.querySelector(".de-moves").textContent = mine ? String(mine.moves) : "—";
     d.querySelector(".de-par").textContent = race.par == null ? "" : t("ui.par", { n: race.par });
     const why = d.querySelector(".de-unranked");
@@ -114,7 +114,7 @@ export function installDailyEnd(app) {
     d.querySelector(".de-streak").textContent = String(status.streak ?? 0);
     view.share = dailyShareText(status.date, status.result);
     const pre = d.querySelector(".de-share");
-    pre.textContent = view.share;
+    showShareText(pre, view.share);
     pre.hidden = !view.share;
     d.querySelector(".de-share-btn").hidden = !view.share;
     if (status.result && view.mine == null) view.mine = status.result.score;

@@ -18,11 +18,25 @@ export function dailyShareText(date, result, link = `${location.origin}/#/daily`
   const head = t("ui.daily_share", {
     date,
     score: num(result.score),
-    time: clock(result.elapsed, { tenths: true }), // as the result dialog and the Daily tab show it
+    time: clock(result.elapsed, { final: true }), // as the result dialog and the Daily tab show it
     moves: t("ui.daily_moves", { n: result.moves }),
   });
   const symbols = (result.left ?? []).map((n) => COLUMN_SYMBOLS[Math.min(n, COLUMN_SYMBOLS.length - 1)]).join("");
   return [head, symbols, link].filter(Boolean).join("\n");
+}
+
+/** Show a share text in `box` as it will be copied, its date kept on one line (a line may otherwise break
+ * at the date's hyphens, "2026-" / "12-01"); the box reads in the text's direction (dir=auto, styles.css). */
+export function showShareText(box, text) {
+  const at = text.search(/\d{4}-\d\d-\d\d/);
+  if (at < 0) {
+    box.textContent = text;
+    return;
+  }
+  const date = document.createElement("span");
+  date.className = "nowrap";
+  date.textContent = text.slice(at, at + 10);
+  box.replaceChildren(text.slice(0, at), date, text.slice(at + 10));
 }
 
 /** Better than how many of the day's other players, in percent (null while there is nobody to compare):

@@ -5,26 +5,24 @@ import { t } from "./i18n.js";
 /** The cards dealt to the tableau: a racer's progress counts how many of them are gone. */
 export const TABLEAU = 35;
 
-/** Milliseconds as m:ss, or m:ss.t with `tenths` ("—" when unknown). */
-export function clock(ms, { tenths = false } = {}) {
+/**
+ * Milliseconds as a time on screen: the page's one way to write a time ("—" when unknown).
+ *
+ * The rule, everywhere: a time that is a result (`{ final: true }`: a finished game's or racer's time in a
+ * dialog, a results table, a leaderboard, a personal best, the stats, a share text) reads m:ss.t, with tenths,
+ * because rankings compare milliseconds and one result must read the same in every place it appears (the race
+ * HUD once my game is over, my results row, the daily's dialog and its share text). A clock still running (a
+ * racer's time while they play, a countdown) and a duration (a time limit) read m:ss: tenths would only
+ * flicker there. Tenths are cut, never rounded, so that a running clock never shows a second its final time
+ * has not reached.
+ * @param {number | null | undefined} ms
+ * @param {{ final?: boolean }} [options]
+ */
+export function clock(ms, { final = false } = {}) {
   if (ms == null) return "—";
   const whole = Math.max(0, Math.floor(ms / 1000));
   const text = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
-  return tenths ? `${text}.${Math.floor((Math.max(0, ms) % 1000) / 100)}` : text;
-}
-
-/** The times of ranked rows: m:ss, or m:ss.t for every row when two rows that differ only in milliseconds
- * would read the same (the ranking compares milliseconds, so the page shows why one is ahead). */
-export function clocks(rows) {
-  const key = (r) => `${r.score}|${clock(r.elapsed)}`;
-  const seen = new Set();
-  let tied = false;
-  for (const r of rows) {
-    if (r.elapsed == null) continue;
-    if (seen.has(key(r))) tied = true;
-    seen.add(key(r));
-  }
-  return rows.map((r) => clock(r.elapsed, { tenths: tied }));
+  return final ? `${text}.${Math.floor((Math.max(0, ms) % 1000) / 100)}` : text;
 }
 
 /** A racer's status (playing, won, stuck, resigned, timeout, abandoned) in the page's language. */
@@ -32,9 +30,11 @@ export function statusText(status) {
   return t(`ui.status.${status}`);
 }
 
-/** A racer's progress in one line, "status · removed/35 · time", their time running at server time `now`. */
+/** A racer's progress in one line, "status · removed/35 · time", their time running at server time `now`
+ * (whole seconds while they play, their final time with tenths once their game is over). */
 export function progressLine(race, racer, now) {
-  return `${statusText(racer.status)} · ${racer.removed ?? 0}/${TABLEAU} · ${clock(racerElapsed(race, racer, now))}`;
+  const time = clock(racerElapsed(race, racer, now), { final: racer.status !== "playing" });
+  return `${statusText(racer.status)} · ${racer.removed ?? 0}/${TABLEAU} · ${time}`;
 }
 
 /** A racer's time at server time `now`: it runs while they play a running race (within its time limit); a

@@ -5,7 +5,7 @@
 import { t } from "./i18n.js";
 import { racerName } from "./names.js";
 import { statusText } from "./format.js";
-import { announce } from "./ui.js";
+import { announce, isolatedText } from "./ui.js";
 
 const GO_MS = 1200;
 
@@ -29,7 +29,8 @@ export function showGo(container) {
   return el;
 }
 
-/** The line for a racer who has just finished ("Player 2 finished: Won, 350 points"). */
+/** The line for a racer who has just finished ("Player 2 finished: Won, 350 points"), the name isolated
+ * (a Latin name in a Hebrew sentence, or the other way round, keeps the sentence in order). */
 export function finishedText(racer) {
-  return t("ui.live.finished", { name: racerName(racer), status: statusText(racer.status), score: racer.score ?? 0 });
+  return t("ui.live.finished", { name: isolatedText(racerName(racer)), status: statusText(racer.status), score: racer.score ?? 0 });
 }

@@ -3,8 +3,8 @@
 // spectator's): rank, name, status, score, time, moves and undos, with par for the deal.
 import { t } from "./i18n.js";
 import { racerName } from "./names.js";
-import { el, translate } from "./ui.js";
-import { clocks, statusText } from "./format.js";
+import { el, isolated, translate } from "./ui.js";
+import { clock, statusText } from "./format.js";
 
 /** The columns from this one on (moves, undos) are the first to go on a narrow screen. */
 const MORE = 5;
@@ -56,9 +56,8 @@ export function paintResults(panel, race, mySeat = null, marks = {}) {
   panel.hidden = !done;
   if (!done) return;
   const list = race.results ?? [];
-  const times = clocks(list);
   const notes = new Set();
-  const rows = list.map((r, index) => {
+  const rows = list.map((r) => {
     const tr = document.createElement("tr");
     if (mySeat != null && r.seat === mySeat) tr.className = "me";
     const status = [statusText(r.status)];
@@ -67,10 +66,11 @@ export function paintResults(panel, race, mySeat = null, marks = {}) {
     if (r.scored_as_stuck && r.status !== "stuck") status.push(word(tr, notes, "stuck", "scoredAsStuck"));
     if (mark.review) status.push(word(tr, notes, "review", "review", mark.review));
     if (mark.late) status.push(word(tr, notes, "late", "late"));
-    const values = [r.rank, racerName(r), status.join(" · "), r.score, times[index], r.moves, r.undos];
+    const values = [r.rank, racerName(r), status.join(" · "), r.score, clock(r.elapsed, { final: true }), r.moves, r.undos];
     values.forEach((value, i) => {
       const td = document.createElement("td");
-      td.textContent = String(value);
+      if (i === 1) td.append(isolated(String(value))); // the name: its own direction, in the column's
+      else td.textContent = String(value);
       if (i >= MORE) td.className = "col-more"; // moves and undos: left out on a phone
       tr.append(td);
     });

@@ -1,5 +1,6 @@
 // @ts-check
-// Small page-wide helpers: translated labels, the polite live region, toasts, copy to clipboard.
+// Small page-wide helpers: translated labels, the polite live region, toasts, copy to clipboard, text set apart
+// from its neighbours' direction (bidi isolation).
 import { t } from "./i18n.js";
 
 /** Fill every `data-t` (text), `data-t-aria` (aria-label) and `data-t-ph` (placeholder) under `root`. */
@@ -7,6 +8,31 @@ export function translate(root) {
   for (const el of root.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
   for (const el of root.querySelectorAll("[data-t-aria]")) el.setAttribute("aria-label", t(el.dataset.tAria));
   for (const el of root.querySelectorAll("[data-t-ph]")) el.placeholder = t(el.dataset.tPh);
+}
+
+/** A name or number set apart from the text around it (a `<bdi>`, left-to-right for numbers and times):
+ * a Latin name in a Hebrew line, or a Hebrew name in an English one, keeps its own order and does not pull
+ * its neighbours (a trailing "★", a " · ", a number) into it. */
+export function isolated(text, dir = /^[\d\s:.·/—-]*$/.test(text) ? "ltr" : "auto") {
+  const b = document.createElement("bdi");
+  b.dir = dir;
+  b.textContent = text;
+  return b;
+}
+
+/** A line of words joined by " · ", ending with a game code kept whole and left-to-right (a long code broke
+ * at its hyphens and wrapped inside a Hebrew line, "GO1-E-" at one end and the rest on the next line). */
+export function metaLine(box, words, code) {
+  box.replaceChildren(words.join(" · "));
+  if (!code) return;
+  const c = isolated(code, "ltr");
+  c.className = "whole";
+  box.append(words.length ? " · " : "", c);
+}
+
+/** `name` isolated inside a sentence of plain text (a toast, the live region): Unicode's FSI … PDI. */
+export function isolatedText(name) {
+  return `\u2068${name}\u2069`;
 }
 
 let liveTimer = null;

@@ -232,9 +232,17 @@ def test_play_and_race_lobby_fit_a_phone_in_every_language(new_context: Any, web
         assert page.evaluate(FITS), ("results", loc)
         assert page.evaluate(TABLE_FITS), ("results", loc)
         assert page.evaluate(CLIPPED) == [], ("results", loc)
+        assert page.evaluate(BROKEN) == [], ("results", loc)
     shot(page, "race-results-phone")
 
 
+# the cells of rank, score and time that wrap onto a second line ("0:03." over "5")
+BROKEN = (
+    "[...document.querySelectorAll('.results-table td:is(:nth-child(1), :nth-child(4), :nth-child(5))')]"
+    ".filter(c => { const r = document.createRange(); r.selectNodeContents(c);"
+    " return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size > 1; })"
+    ".map(c => c.textContent)"
+)
 TABLE_FITS = "(w => w.scrollWidth <= w.clientWidth)(document.querySelector('.results .table-wrap'))"
 CLIPPED = (
     "[...document.querySelectorAll('.results-table th, .results-table td')]"

@@ -71,6 +71,22 @@ def on_screen(page: Any, selector: str) -> None:
     )
 
 
+# whether every card named in an element's text ("9♣", "10♥") has its suit drawn right of its rank
+CARD_NAMES_READ_LTR = """box => {
+  const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  let named = 0, inOrder = true;
+  for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+    const x = (i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+                       return r.getBoundingClientRect().left; };
+    for (const m of node.textContent.matchAll(/(10|[2-9AJQK])([♣♦♥♠])/g)) {
+      named += 1;
+      inOrder &&= x(m.index + m[1].length - 1) < x(m.index + m[1].length);
+    }
+  }
+  return [named, inOrder];
+}"""
+
+
 @pytest.mark.parametrize(("lang", "viewport"), SCREENS, ids=IDS)
 def test_first_visit_walkthrough_plays_the_example(
     new_context: Any, web_server: Any, lang: str, viewport: dict[str, int]
@@ -104,6 +120,9 @@ def test_first_visit_walkthrough_plays_the_example(
         game = game.apply(action)
         assert columns_shown(page, walk) == engine_columns(game), step
         assert discard_shown(page, walk) == game.discard.code, step
+        # a card named in the text reads rank then suit, left to right, in Hebrew too ("9♣", never "♣9")
+        named, in_order = page.locator(f"{walk} .walk-text").evaluate(CARD_NAMES_READ_LTR)
+        assert in_order and (named > 0 or step == "done"), (step, named)
         if step == "nine":
             settled(page, walk)
             shot(page, f"learn-step-{lang}-{viewport['width']}")
@@ -138,6 +157,7 @@ def test_rules_page_shows_the_example_and_plays_it(
     )
     assert sorted(steps) == [["1", "9C"], ["2", "8C"]]
     assert page.text_content(".rules-example .example-caption bdi") == EXAMPLE_CODE
+    assert page.locator(".rules-example .example-caption").evaluate(CARD_NAMES_READ_LTR) == [3, True]
     page.locator(".rules-example").scroll_into_view_if_needed()
     shot(page, f"learn-rules-{lang}-{viewport['width']}")
     # the walkthrough again, from the rules

@@ -3,6 +3,7 @@ follow the rematch."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from golfrace.engine.i18n import catalog
@@ -151,8 +152,9 @@ def test_resign_asks_first_escape_keeps_playing(new_context: Any, web_server: An
         assert not page.errors, page.errors
 
 
-# the results table adds tenths where two rows would look tied (format.clocks); the HUD shows whole seconds
-MY_TIME = "document.querySelector('.results-table tr.me td:nth-child(5)')?.textContent?.split('.')[0]"
+# a result's time reads with tenths (format.clock), in the results table and in the HUD once my game is over;
+# the HUD's running clock shows whole seconds
+MY_TIME = "document.querySelector('.results-table tr.me td:nth-child(5)')?.textContent"
 
 
 def test_a_racer_whose_game_is_over_sees_their_final_time_and_no_undo(
@@ -176,12 +178,19 @@ def test_a_racer_whose_game_is_over_sees_their_final_time_and_no_undo(
     resign(guest)
     host.wait_for_selector(".results:not([hidden])")
     final = host.evaluate(MY_TIME)
-    assert final and final != "0:00"
+    assert re.fullmatch(r"0:0\d\.\d", final) and final != "0:00.0", final
     assert host.text_content(".race-hud .elapsed") == final
+    assert (host.text_content(".racer.me .racer-sub") or "").endswith(f" · {final}")
     host.reload()  # back to the finished race: the board comes after the race message
     host.wait_for_selector(".results:not([hidden])")
     host.wait_for_selector(".race-hud:not([hidden])")
     host.wait_for_function(f"document.querySelector('.race-hud .elapsed').textContent === {MY_TIME}")
     assert host.locator(".undo").is_hidden() and host.locator(".resign").is_hidden()
+    # the race is over: its racer may replay it (the watch view, not sent back to the race)
+    host.click(".results .watch-replay")
+    host.wait_for_selector(".watch-view .replay:not([hidden])")
+    assert host.evaluate("location.hash").startswith("#/watch/")
+    host.click(".watch-view .replay")
+    host.wait_for_selector(".replay-bar:not([hidden])")
     for page in (host, guest):
         assert not page.errors, page.errors

@@ -17,6 +17,20 @@ from .helpers import resign, shot
 from .test_ux_board import SIZES
 
 PAR_TIMEOUT_MS = 30_000  # the solver computes par after the end, within its budget
+# for each line of a share text's box, whether it starts at the box's start side ("right" or "left")
+LINES_START_AT = """([box, side]) => {
+  const range = document.createRange();
+  range.selectNodeContents(box);
+  const lines = new Map(); // top → [left, right] of the line's runs
+  for (const r of range.getClientRects()) {
+    const top = Math.round(r.top), was = lines.get(top) ?? [Infinity, -Infinity];
+    lines.set(top, [Math.min(was[0], r.left), Math.max(was[1], r.right)]);
+  }
+  const inner = box.getBoundingClientRect(), style = getComputedStyle(box);
+  return [...lines.values()].map(([left, right]) => side === "right"
+    ? Math.abs(right - (inner.right - parseFloat(style.paddingRight))) < 2
+    : Math.abs(left - (inner.left + parseFloat(style.paddingLeft))) < 2);
+}"""
 
 
 def daily_page(new_context: Any, base: str, loc: str, size: str) -> Any:
@@ -78,6 +92,11 @@ def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str,
     assert share.rstrip().endswith(f"{web_server.http}/#/daily")
     assert "GO1-" not in share
     assert time_text in share.splitlines()[0]  # the time as the dialog shows it, tenths included
+    # every line of the share text starts on the page's start side (Hebrew: on the right), its date unbroken
+    assert end.locator(".de-share .nowrap").evaluate("e => e.getClientRects().length") == 1
+    side = "right" if loc == "he" else "left"
+    starts = page.evaluate(LINES_START_AT, [end.locator(".de-share").element_handle(), side])
+    assert len(starts) >= 3 and all(starts), starts  # the symbols' row too (column 1 first, as on the board)
     # a guest's result is not on the public board (accounts only): the dialog says how to rank, and today's
     # scores (when there are any) have no bar marked as the guest's
     assert end.locator("[data-ranked-notice]").is_visible()
@@ -100,6 +119,9 @@ def test_the_daily_ends_like_wordle(new_context: Any, web_server: Any, loc: str,
     )
     assert page.evaluate("navigator.clipboard.readText()") == share
     end.locator(".de-close").click()
+    # one rule for times (format.clock): my results row and my HUD read the dialog's time, tenths included
+    assert page.text_content(".results-table tr.me td:nth-child(5)") == time_text
+    assert page.text_content(".race-hud .elapsed") == time_text
     # the results carry the name, not "Player"
     assert name in (page.text_content(".results-table tbody") or "")
 

@@ -1,5 +1,5 @@
 """Play (issue 13: defects 3, 4, 6, 7 and the win, 11): the live region says what changed, the hint at the
-start of an unwinnable deal, times with tenths where rows would look tied, and a win that is a moment — the
+start of an unwinnable deal, one rule for times (tenths on results), and a win that is a moment — the
 cascade (none with reduced motion), the optional chime, score, time, personal best, "unranked" and why, then
 Share, Rematch or a race of a friend on the deal. English and Hebrew, phone and desktop where layout
 matters."""
@@ -99,8 +99,22 @@ def test_the_hint_at_the_start_of_an_unwinnable_deal(new_context: Any, web_serve
     assert not page.errors
 
 
-def test_times_show_tenths_where_rows_would_look_tied() -> None:
-    """format.js's clocks(), bundled by the project's esbuild and run by Node."""
+# format.js's one rule for times: a result reads m:ss.t, a running clock or a duration m:ss
+TIMES = """
+const race = { starts_at: 1_000, ended_at: null, phase: "running" };
+const now = 62_789;
+console.log(JSON.stringify({
+  final: [61_234, 61_789, 5, 0, null].map((ms) => clock(ms, { final: true })),
+  running: [61_234, 61_999, 0, -20, null].map((ms) => clock(ms)),
+  playing: progressLine(race, { status: "playing", removed: 3, elapsed: 0 }, now).split(" · ").at(-1),
+  won: progressLine(race, { status: "won", removed: 35, elapsed: 58_470 }, now).split(" · ").at(-1),
+}));
+"""
+
+
+def test_one_rule_for_times() -> None:
+    """format.js's clock(), bundled by the project's esbuild and run by Node: a result with tenths (cut, not
+    rounded), a running clock in whole seconds, and a racer's line switching once their game is over."""
     node, npx = shutil.which("node"), shutil.which("npx")
     if node is None or npx is None:
         pytest.skip("node is not installed")
@@ -113,24 +127,18 @@ def test_times_show_tenths_where_rows_would_look_tied() -> None:
         timeout=60,
         check=True,
     ).stdout
-    cases = {
-        "tied": [
-            {"score": 350, "elapsed": 61_234},
-            {"score": 350, "elapsed": 61_789},
-            {"score": 0, "elapsed": 5},
-        ],
-        "apart": [{"score": 350, "elapsed": 61_234}, {"score": 350, "elapsed": 62_001}, {"score": 340}],
-        "other_score": [{"score": 350, "elapsed": 61_234}, {"score": 340, "elapsed": 61_789}],
-    }
-    script = bundle + f"\nconsole.log(JSON.stringify(Object.fromEntries(Object.entries({json.dumps(cases)})"
-    script += ".map(([k, rows]) => [k, clocks(rows)]))));"
     out = subprocess.run(
-        [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=30, check=True
+        [node, "--input-type=module", "-e", bundle + TIMES],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
     )
     assert json.loads(out.stdout) == {
-        "tied": ["1:01.2", "1:01.7", "0:00.0"],  # the ranking compares milliseconds: the page shows why
-        "apart": ["1:01", "1:02", "—"],
-        "other_score": ["1:01", "1:01"],  # the score already tells them apart
+        "final": ["1:01.2", "1:01.7", "0:00.0", "0:00.0", "—"],
+        "running": ["1:01", "1:01", "0:00", "0:00", "—"],
+        "playing": "1:01",  # its clock runs from the start: 61.789 s, in whole seconds
+        "won": "0:58.4",  # done: the time the server sent, as a result
     }
 
 
@@ -160,6 +168,11 @@ def test_a_win_is_a_moment(new_context: Any, web_server: Any, loc: str, size: st
     assert dlg.locator(".won-score").text_content() == "350"
     assert re.fullmatch(r"\d+:\d\d\.\d", dlg.locator(".won-time").text_content() or "")
     assert (dlg.locator(".won-best").text_content() or "").startswith("350 · ")
+    # the best reads score, then time, in the page's direction: in Hebrew the score stands on the right
+    parts = dlg.locator(".won-best bdi")
+    assert parts.all_text_contents() == ["350", dlg.locator(".won-time").text_content()]
+    score_x, time_x = (box["x"] for box in (p.bounding_box() for p in parts.all()) if box)
+    assert (score_x > time_x) == (loc == "he"), (score_x, time_x)
     assert dlg.locator(".won-par").text_content() == texts["par"].format(n=350)
     assert dlg.locator(".won-rank").text_content() == texts["unranked"]
     assert dlg.locator(".unranked-why").text_content() == texts["unranked_solo"]

@@ -43,6 +43,9 @@ def test_a_spectator_from_the_lobby_sees_racers_come_and_go_and_the_dealt_boards
         f"s => {SUBS}.split('|').every(sub => sub.startsWith(s))", arg=UI["status"]["playing"]
     )
     shot(watcher, "watch-dealt-boards")
+    # the head spans the seats' grid: the same left and right edges (it sat askew, narrower and centred)
+    head, grid = (watcher.locator(part).bounding_box() for part in (".watch-view > .race-head", ".seats"))
+    assert head and grid and abs(head["x"] - grid["x"]) < 1 and abs(head["width"] - grid["width"]) < 1
     # nobody moves, yet every racer's time runs: in the racers' progress list and on the spectator's seats
     running = "s => s.split('|').every(t => /· 0:0[2-9]$/.test(t))"
     watcher.wait_for_function(f"({running})({SUBS})", timeout=6_000)

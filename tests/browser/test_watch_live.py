@@ -56,7 +56,9 @@ def test_live_races_go_and_a_racer_finishing(
     resign(host)
     # the host is done: the watcher is told, in the page's language
     expected = texts["live"]["finished"].format(
-        name=texts["player_n"].format(n=1), status=texts["status"]["resigned"], score=0
+        name="\u2068" + texts["player_n"].format(n=1) + "\u2069",  # isolated: FSI … PDI
+        status=texts["status"]["resigned"],
+        score=0,
     )
     watcher.wait_for_function(
         "text => document.getElementById('toast').textContent === text", arg=expected, timeout=10_000

@@ -232,7 +232,7 @@ export function createAccountView(app) {
     q(".account-modes").closest(".table-wrap").hidden = Object.keys(profile.stats.modes).length === 0;
     for (const [mode, m] of Object.entries(profile.stats.modes).sort()) {
       const tr = document.createElement("tr");
-      for (const cell of [modeName(mode), m.played, m.won, m.best_score ?? "—", clock(m.best_time)]) {
+      for (const cell of [modeName(mode), m.played, m.won, m.best_score ?? "—", clock(m.best_time, { final: true })]) {
         const td = document.createElement("td");
         td.textContent = String(cell);
         tr.append(td);
@@ -245,7 +245,7 @@ export function createAccountView(app) {
       const li = document.createElement("li");
       li.dataset.game = g.game;
       const text = document.createElement("span");
-      text.textContent = `${modeName(g.mode)} · ${statusText(g.status)} · ${g.score} · ${clock(g.elapsed)} · ${new Date(g.finished_at).toLocaleDateString(locale())}`;
+      text.textContent = `${modeName(g.mode)} · ${statusText(g.status)} · ${g.score} · ${clock(g.elapsed, { final: true })} · ${new Date(g.finished_at).toLocaleDateString(locale())}`;
       li.append(text);
       if (g.race) {
         const link = document.createElement("a");

@@ -6,7 +6,7 @@ import { errorText, t } from "../i18n.js";
 import { safeStorage } from "../storage.js";
 import { el, shareText, toast, translate } from "../ui.js";
 import { clock } from "../format.js";
-import { askNameOnce, dailyShareText } from "../dailyshare.js";
+import { askNameOnce, dailyShareText, showShareText } from "../dailyshare.js";
 import { initial, playLabel, reduce } from "./daily_state.js";
 
 function askedName() {
@@ -73,11 +73,11 @@ export function createDailyView(app) {
     const r = daily.result;
     q(".result-line").hidden = !r;
     q(".result-score").textContent = r ? String(r.score) : "—";
-    q(".result-time").textContent = r ? clock(r.elapsed, { tenths: true }) : "—"; // as the share text
+    q(".result-time").textContent = r ? clock(r.elapsed, { final: true }) : "—"; // as the share text
     q(".result-moves").textContent = r ? String(r.moves) : "—";
     // the share text in the page's language, from the ranked result (the server's `share` is English)
     const share = dailyShareText(daily.date, daily.result);
-    q(".share-text").textContent = share;
+    showShareText(q(".share-text"), share);
     q(".copy-share").hidden = !share;
     root.dataset.played = daily.played ? "1" : "0";
     tick();

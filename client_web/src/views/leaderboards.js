@@ -4,8 +4,8 @@
 // (fetch a page, follow a board) are read from the state before and after, and `render` paints it.
 import { errorText, t } from "../i18n.js";
 import { entryName } from "../names.js";
-import { el, translate } from "../ui.js";
-import { clocks } from "../format.js";
+import { el, isolated, translate } from "../ui.js";
+import { clock } from "../format.js";
 import { initial, reduce, today } from "./leaderboards_state.js";
 
 const LIMIT = 20;
@@ -36,13 +36,15 @@ export function createLeaderboardsView(app) {
   const kindField = /** @type {HTMLSelectElement} */ (form.elements.namedItem("kind"));
   const keyField = /** @type {HTMLInputElement} */ (form.elements.namedItem("key"));
 
-  function row(entry, mine, time) {
+  function row(entry, mine) {
+    const time = clock(entry.elapsed, { final: true }); // a result: with tenths, as the ranking compares them
     const tr = document.createElement("tr");
     if (mine) tr.className = "me";
-    const name = entryName(entry);
-    for (const value of [entry.rank, mine ? `${name} (${t("ui.you")})` : name, entry.score, time, entry.moves]) {
+    const name = [isolated(entryName(entry)), mine ? ` (${t("ui.you")})` : ""]; // the name in its own direction
+    for (const value of [entry.rank, name, entry.score, time, entry.moves]) {
       const td = document.createElement("td");
-      td.textContent = String(value);
+      if (Array.isArray(value)) td.append(...value);
+      else td.textContent = String(value);
       tr.append(td);
     }
     return tr;
@@ -110,9 +112,8 @@ export function createLeaderboardsView(app) {
     const me = app.player();
     const body = q(".board-table tbody");
     const extra = you && !entries.some((e) => e.player === me) ? { ...you.entry, rank: you.rank } : null;
-    const times = clocks(extra ? [...entries, extra] : entries); // tenths where two rows would read the same
-    body.replaceChildren(...entries.map((e, i) => row(e, e.player === me, times[i])));
-    if (extra) body.append(row(extra, true, times[entries.length]));
+    body.replaceChildren(...entries.map((e) => row(e, e.player === me)));
+    if (extra) body.append(row(extra, true));
     q(".empty").hidden = entries.length > 0;
     root.dataset.loaded = name;
   }

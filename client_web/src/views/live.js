@@ -5,7 +5,7 @@
 import { t } from "../i18n.js";
 import { racerName } from "../names.js";
 import { TABLEAU, statusText } from "../format.js";
-import { el, translate } from "../ui.js";
+import { el, isolated, translate } from "../ui.js";
 import { initial, reduce } from "./live_state.js";
 
 /**
@@ -55,7 +55,7 @@ export function createLiveView(_app) {
     for (const r of race.racers) {
       const row = el(`<li class="live-racer"><span class="live-name"></span><span class="bar" aria-hidden="true"><span></span></span><span class="live-progress" dir="ltr"></span></li>`);
       row.dataset.status = r.status;
-      row.querySelector(".live-name").textContent = racerName(r);
+      row.querySelector(".live-name").replaceChildren(isolated(racerName(r))); // its own direction, the column's side
       /** @type {HTMLElement} */ (row.querySelector(".bar span")).style.width = `${(100 * (r.removed ?? 0)) / TABLEAU}%`;
       row.querySelector(".live-progress").textContent = `${r.removed ?? 0}/${TABLEAU}`;
       row.title = `${statusText(r.status)} · ${r.score}`;

@@ -13,7 +13,7 @@ import { errorText, locale, stuckText, t } from "../i18n.js";
 import { GameSession } from "../session.js";
 import { settings } from "../settings.js";
 import { boardKeys } from "../keys.js";
-import { announce, el, hideToast, shareText, toast, translate } from "../ui.js";
+import { announce, el, hideToast, isolated, shareText, toast, translate } from "../ui.js";
 import { initial, reduce } from "./play_state.js";
 
 const WIN_PAUSE_MS = 900; // the cascade alone before the result comes over it
@@ -368,7 +368,7 @@ export function createPlayView(app) {
           <dl class="end-stats">
             <div><dt data-t="ui.score"></dt><dd class="won-score" dir="ltr"></dd></div>
             <div><dt data-t="ui.time"></dt><dd class="won-time" dir="ltr"></dd></div>
-            <div><dt data-t="ui.personal_best"></dt><dd class="won-best" dir="ltr"></dd></div>
+            <div><dt data-t="ui.personal_best"></dt><dd class="won-best"></dd></div>
             <div><dt data-t="ui.rank"></dt><dd class="won-rank" data-t="ui.unranked"></dd></div>
           </dl>
           <p class="par won-par"></p>
@@ -384,16 +384,20 @@ export function createPlayView(app) {
         </dialog>`);
       d.querySelector(".end-summary").textContent = t("ui.won_summary", { score: won.score, moves: won.moves });
       d.querySelector(".won-score").textContent = String(won.score);
-      d.querySelector(".won-time").textContent = clock(ms, { tenths: true });
+      d.querySelector(".won-time").textContent = clock(ms, { final: true });
       // a cleared table is the best any line of this deal reaches: the deal's par is the score just made
       d.querySelector(".won-par").textContent = t("ui.par", { n: won.score });
       const best = better ? { score: won.score, ms } : previous;
-      d.querySelector(".won-best").textContent = best ? `${best.score} · ${clock(best.ms, { tenths: true })}` : "—";
+      // score, then time, in the page's direction: each number isolated, so that Hebrew reads "350" first
+      // (on the right) as English does on the left, and neither run reorders the other
+      const bestBox = d.querySelector(".won-best");
+      if (best) bestBox.replaceChildren(isolated(String(best.score)), " · ", isolated(clock(best.ms, { final: true })));
+      else bestBox.textContent = "—";
       /** @type {HTMLElement} */ (d.querySelector(".new-best")).hidden = !(better && previous);
       d.querySelector(".end-code bdi").textContent = won.code ?? "";
       for (const b of d.querySelectorAll(".share-end, .again-end, .race-end")) /** @type {HTMLElement} */ (b).hidden = !won.code;
       d.querySelector(".share-end").addEventListener("click", async () => {
-        const text = t("ui.share_win", { code: won.code, score: won.score, time: clock(ms), link: location.origin + "/" });
+        const text = t("ui.share_win", { code: won.code, score: won.score, time: clock(ms, { final: true }), link: location.origin + "/" });
         const how = await shareText(text);
         if (how === "copied") toast(t("ui.copied"));
       });

@@ -21,7 +21,7 @@ import { finishedText, showGo } from "../notices.js";
 import { createResults, paintResults } from "../results.js";
 import { SeatLock } from "../seatlock.js";
 import { GameSession } from "../session.js";
-import { announce, copyText, el, hideToast, toast, translate } from "../ui.js";
+import { announce, copyText, el, hideToast, isolated, metaLine, toast, translate } from "../ui.js";
 import { safeStorage as storage } from "../storage.js";
 import { fetchReview } from "../reviews.js";
 import { finishedBetween, initial, myProgress, phaseAt, reduce, seatGame, stillPlaying, toReview } from "./race_state.js";
@@ -463,9 +463,8 @@ export function createRaceView(app) {
     q(".race-title").textContent = race.daily ? `${kind} · ${race.daily}` : kind;
     const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy")];
     bits.push(race.ranked ? t("ui.ranked") : t("ui.casual"));
-    if (race.code) bits.push(race.code);
     if (race.options?.limit) bits.push(`${t("ui.time_limit")} ${clock(race.options.limit * 1000)}`);
-    q(".race-meta").textContent = bits.join(" · ");
+    metaLine(q(".race-meta"), bits, race.code);
     const share = q(".share");
     share.hidden = race.phase !== "lobby" || Boolean(race.daily);
     q(".share .link").textContent = raceLink(race.race);
@@ -489,7 +488,7 @@ export function createRaceView(app) {
         <div class="racer-line"><span class="racer-name"></span><span class="racer-score" dir="ltr"></span></div>
         <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="${TABLEAU}" aria-valuenow="${r.removed ?? 0}"><span style="width:${pct}%"></span></div>
         <div class="racer-sub"></div>`;
-      li.querySelector(".racer-name").textContent = r.player === race.host ? `${name} ★` : name;
+      li.querySelector(".racer-name").replaceChildren(isolated(name), r.player === race.host ? " ★" : "");
       li.querySelector(".racer-score").textContent = race.phase === "lobby" ? "" : String(r.score ?? 0);
       li.querySelector(".bar").setAttribute("aria-label", `${name}: ${r.removed ?? 0}/${TABLEAU}`);
       li.querySelector(".racer-sub").textContent = racerSub(r);
@@ -539,7 +538,7 @@ export function createRaceView(app) {
     if (!race?.starts_at || !mine) return;
     let elapsed = stillPlaying(state) ? Math.max(0, app.conn.serverNow() - race.starts_at) : myProgress(state)?.elapsed;
     if (elapsed != null && race.deadline) elapsed = Math.min(elapsed, race.deadline - race.starts_at);
-    q(".elapsed").textContent = clock(elapsed);
+    q(".elapsed").textContent = clock(elapsed, { final: !stillPlaying(state) });
   }
 
   function renderResults() {
@@ -548,7 +547,11 @@ export function createRaceView(app) {
     if (race.phase !== "finished") return;
     q(".rematch").hidden = !race.you || Boolean(race.daily);
     q(".rematch").textContent = race.rematch ? t("ui.join_rematch") : t("ui.rematch");
-    /** @type {HTMLAnchorElement} */ (q(".watch-replay")).href = `#/watch/${race.race}`;
+    const replay = /** @type {HTMLAnchorElement} */ (q(".watch-replay"));
+    replay.href = `#/watch/${race.race}`;
+    // a replay reads the seats' records, which the server gives once the code is public (a daily attempt's
+    // only after its day): before that the link would lead to a replay with nothing to play
+    replay.hidden = race.code == null;
     rankedNotice(resultNotice, { ranked: race.ranked });
   }
 

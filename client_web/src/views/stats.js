@@ -105,7 +105,7 @@ export function createStatsView(app) {
       const tr = document.createElement("tr");
       tr.dataset.mode = mode;
       const best = m.best_score == null ? "—" : num(m.best_score);
-      for (const value of [t(`ui.stats.${mode}`), num(m.played), num(m.won), best, clock(m.best_time)]) {
+      for (const value of [t(`ui.stats.${mode}`), num(m.played), num(m.won), best, clock(m.best_time, { final: true })]) {
         const td = document.createElement("td");
         td.textContent = value;
         tr.append(td);

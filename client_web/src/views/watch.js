@@ -8,7 +8,7 @@ import { racerName } from "../names.js";
 import { createMissing, showMissing } from "../missing.js";
 import { createResults, paintResults } from "../results.js";
 import { GameSession } from "../session.js";
-import { el, toast, translate } from "../ui.js";
+import { el, isolated, metaLine, toast, translate } from "../ui.js";
 import { TABLEAU, progressLine } from "../format.js";
 import { phaseAt } from "./race_state.js";
 import { finishedText, showGo } from "../notices.js";
@@ -159,7 +159,9 @@ export function createWatchView(app) {
     const view = seatBox(seat);
     const lobby = state.race?.phase === "lobby";
     view.box.dataset.status = lobby ? "ready" : progress.status;
-    setText(view.box.querySelector(".seat-name"), racerName({ ...progress, seat }));
+    const name = view.box.querySelector(".seat-name"); // the name in its own direction, the line in the page's
+    const text = racerName({ ...progress, seat });
+    if (name.textContent !== text) name.replaceChildren(isolated(text));
     setText(view.box.querySelector(".seat-score"), lobby ? "" : String(progress.score ?? 0));
     setText(view.box.querySelector(".seat-sub"), seatSub(progress));
   }
@@ -202,8 +204,7 @@ export function createWatchView(app) {
     if (phase === "running") clockTimer ??= setInterval(tickSeats, 1000);
     else stopClock(); // a lobby, a countdown, a finished race: no time runs
     const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy"), t(`ui.phase.${phase}`)];
-    if (race.code) bits.push(race.code);
-    q(".race-meta").textContent = bits.join(" · ");
+    metaLine(q(".race-meta"), bits, race.code);
     q(".watch-n").textContent = String(race.watchers ?? 0);
     q(".replay").hidden = race.phase !== "finished";
     paintResults(results, race, null, state.marks);
