@@ -5,7 +5,8 @@ Events go in as method calls — a diff arrived (``diff_arrived``), a fill is do
 for a resync, the queue drained, a retry is due — and come out as frames in ``outbox`` (the adapter writes
 them to the socket in order) and as actions for the adapter to carry out: ``Fill`` (read the store from a
 version on), ``RetryAfter`` (call ``retry_due`` in so many seconds), ``CancelRetry`` and ``Close``. No
-asyncio, sockets or Redis here; ``session.py`` is the adapter. Frames are opaque to the machine.
+asyncio, sockets or Redis here; ``session.py`` is the adapter, ``followed.py`` holds the data types. Frames
+are opaque to the machine.
 
 The rules: the client gets each version of a game exactly once and in order. A diff at the version after
 the one it holds is queued; an older one is skipped (our own echo, or covered by a snapshot); a later one
@@ -18,87 +19,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
+from .followed import NONE, Action, CancelRetry, Close, Fill, Follow, RetryAfter
 from .protocol import CLOSE_TOO_SLOW
 
 intern = sys.intern
 """Game ids are keys interned (so is a broadcast's, ``hub.Envelope``): a diff's look-up among the games
 followed matches by identity, without reading the key's text."""
-
-
-class Follow:
-    """A game this connection follows: its role and the version the client holds."""
-
-    __slots__ = (
-        "again",
-        "again_from",
-        "failures",
-        "fill_from",
-        "filling",
-        "lagging",
-        "pending",
-        "role",
-        "v",
-        "waiting",
-    )
-
-    def __init__(self, role: str, v: int, filling: bool = False) -> None:
-        self.role = role
-        self.v = v
-        """The last version queued to the client; -1 while ``open`` reads the game (diffs wait)."""
-        self.filling = filling
-        self.lagging = False
-        """A broadcast of this game was dropped (full queue, or a failed fill): filled when it drains."""
-        self.again = False
-        """Fill once more when the running fill ends (the store may hold diffs it did not read)."""
-        self.again_from: int | None = None
-        """The version that fill starts from when a client's ``resync`` asked for an older one meanwhile."""
-        self.fill_from = 0
-        """The version the running (or last) fill started from."""
-        self.failures = 0
-        """Fills that failed in a row: the next one waits ``fill_retry_s * 2**failures``."""
-        self.waiting = False
-        """A retry of a failed fill is pending (one at a time)."""
-        self.pending: list[tuple[int, int, Any]] = []
-        """Diffs (v, from, frame) that arrived while the game was read or filled."""
-
-    def __repr__(self) -> str:
-        flags = [n for n in ("filling", "lagging", "again", "waiting") if getattr(self, n)]
-        return f"Follow({self.role!r}, v={self.v}{''.join(', ' + f for f in flags)})"
-
-
-class Fill(NamedTuple):
-    """Read the store and call ``fill_started``, then ``fill_done`` or ``fill_failed``; ``from_v`` None: from
-    the version the client holds."""
-
-    game: str
-    follow: Follow
-    from_v: int | None = None
-
-
-class RetryAfter(NamedTuple):
-    """Call ``retry_due(game, follow)`` after ``seconds``."""
-
-    game: str
-    follow: Follow
-    seconds: float
-
-
-class CancelRetry(NamedTuple):
-    """The retry armed for ``game`` is no longer wanted."""
-
-    game: str
-
-
-class Close(NamedTuple):
-    """Close the connection with ``code``; the frames still queued were discarded."""
-
-    code: int
-
-
-Action = Fill | RetryAfter | CancelRetry | Close
-NONE: tuple[Action, ...] = ()
 
 
 class Connection:

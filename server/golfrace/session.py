@@ -20,7 +20,8 @@ from typing import Any
 from . import metrics
 from .context import Context
 from .engine.i18n import DEFAULT_LOCALE
-from .follow import Action, CancelRetry, Close, Connection, Fill, Follow, RetryAfter
+from .follow import Connection
+from .followed import Action, CancelRetry, Close, Fill, Follow, RetryAfter
 from .hub import Envelope
 from .keys import channel
 from .protocol import CLOSE_FLOOD, MSGPACK, ProtocolError, encode, unpack

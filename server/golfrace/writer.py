@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from . import metrics
-from .follow import Action, Connection
+from .follow import Connection
+from .followed import Action
 from .hub import Envelope
 from .seams.ws_frames import frame
 

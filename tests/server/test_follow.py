@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from golfrace.follow import NONE, CancelRetry, Close, Connection, Fill, Follow, RetryAfter
+from golfrace.follow import Connection
+from golfrace.followed import NONE, CancelRetry, Close, Fill, Follow, RetryAfter
 from golfrace.protocol import CLOSE_TOO_SLOW
 
 G = "abcdefghijkm"
