@@ -1,0 +1,64 @@
+"""Newcomer defects (issue 13): on a laptop the page never scrolls by itself while one plays (the HUD stays
+below the top bar), the race's "Go!" speaks the language the player has just chosen, and the replay's
+transport stays left to right in Hebrew, as media controls do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from golfrace.engine import Tap
+
+from .helpers import EXAMPLE_CODE, EXAMPLE_WIN, click, deal, open_page, press
+
+LAPTOP = {"width": 1366, "height": 768}
+MOVES = 16  # a few draws and taps, past the moves after which the page used to sit scrolled
+
+# where the page is scrolled, whether it has anything to scroll, and the HUD's top against the bar's bottom
+SCROLL = """sel => ({y: scrollY, spare: document.documentElement.scrollHeight - innerHeight,
+  hud: Math.round(document.querySelector(sel).getBoundingClientRect().top),
+  bar: Math.round(document.querySelector('.topbar').getBoundingClientRect().bottom)})"""
+
+
+def assert_unscrolled(page: Any, hud: str, after: str) -> None:
+    at = page.evaluate(SCROLL, hud)
+    assert at["y"] == 0 and at["hud"] > at["bar"], f"scrolled after {after}: {at}"
+    assert at["spare"] <= 0, f"the page is {at['spare']} px taller than the window: {at}"
+
+
+@pytest.mark.parametrize("loc", ["en", "he"])
+def test_play_on_a_laptop_never_scrolls_by_itself(new_context: Any, web_server: Any, loc: str) -> None:
+    page = new_context(viewport=LAPTOP).new_page()
+    page.goto(f"{web_server.http}/?lang={loc}")
+    page.wait_for_selector(".play[data-v]")
+    deal(page, EXAMPLE_CODE)
+    assert_unscrolled(page, ".hud", "the deal")
+    page.click(".hud .hint")
+    page.wait_for_selector(".play[data-hint]:not([data-hint=asked])")
+    for i, action in enumerate(EXAMPLE_WIN[:MOVES]):
+        (click if i % 2 else press)(page, action)  # the mouse (scrolled into view when needed) and the keys
+        assert_unscrolled(page, ".hud", f"move {i + 1}, {action}")
+
+
+@pytest.mark.parametrize("loc", ["en", "he"])
+def test_a_race_on_a_laptop_never_scrolls_by_itself(new_context: Any, web_server: Any, loc: str) -> None:
+    host = open_page(new_context, f"{web_server.http}/?lang={loc}#/race")
+    host.fill("#race-code", EXAMPLE_CODE)
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = host.evaluate("location.hash.split('/')[2]")
+    guest = open_page(new_context, f"{web_server.http}/r/{race_id}")
+    for page in (host, guest):
+        page.set_viewport_size(LAPTOP)
+    host.wait_for_function("document.querySelectorAll('.racer').length === 2")
+    host.click(".start")
+    host.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    assert_unscrolled(host, ".race-head", "the countdown")
+    for n, action in enumerate(EXAMPLE_WIN[:MOVES], start=1):
+        if isinstance(action, Tap):
+            host.click(f'.race-board .tableau .column[data-col="{action.column}"] .card.free')
+        else:
+            host.click(".race-board .stock")
+        host.wait_for_selector(f'.race-room[data-v="{n}"]')
+        assert_unscrolled(host, ".race-head", f"move {n}, {action}")
