@@ -18,6 +18,7 @@ export function showGo(container) {
     el.setAttribute("aria-hidden", "true"); // said in the live region instead
     container.append(el);
   }
+  el.dataset.t = "ui.live.go"; // a language chosen while it shows relabels it with the view (translate)
   el.textContent = t("ui.live.go");
   el.hidden = false;
   el.classList.remove("show");

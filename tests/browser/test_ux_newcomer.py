@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from golfrace.engine import Tap
+from golfrace.engine.i18n import catalog
 
 from .helpers import EXAMPLE_CODE, EXAMPLE_WIN, click, deal, open_page, press
 
@@ -62,3 +63,24 @@ def test_a_race_on_a_laptop_never_scrolls_by_itself(new_context: Any, web_server
             host.click(".race-board .stock")
         host.wait_for_selector(f'.race-room[data-v="{n}"]')
         assert_unscrolled(host, ".race-head", f"move {n}, {action}")
+
+
+def test_go_speaks_the_language_chosen_while_it_shows(new_context: Any, web_server: Any) -> None:
+    host = open_page(new_context, f"{web_server.http}/#/race")
+    host.fill("#race-code", EXAMPLE_CODE)
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = host.evaluate("location.hash.split('/')[2]")
+    open_page(new_context, f"{web_server.http}/r/{race_id}")
+    watcher = open_page(new_context, f"{web_server.http}/watch/{race_id}")
+    watcher.wait_for_function("document.querySelectorAll('.seat').length === 2")
+    host.wait_for_function("document.querySelectorAll('.racer').length === 2")
+    host.click(".start")
+    go = {loc: catalog(loc)["ui"]["live"]["go"] for loc in ("en", "he")}
+    for page in (host, watcher):
+        notice = page.locator(".go-notice")  # made at the countdown's end, shown for 1.2 s, then hidden
+        notice.wait_for(state="attached", timeout=8_000)
+        assert notice.text_content() == go["en"]
+        page.select_option(".lang-select", "he")  # in those 1.2 s (or after: the text is the same)
+        assert page.evaluate("document.documentElement.dir") == "rtl"
+        assert notice.text_content() == go["he"]
