@@ -11,7 +11,8 @@ import pytest
 from golfrace.engine import Tap
 from golfrace.engine.i18n import catalog
 
-from .helpers import EXAMPLE_CODE, EXAMPLE_WIN, click, deal, open_page, press
+from .helpers import EXAMPLE_CODE, EXAMPLE_WIN, click, deal, open_page, press, resign, shot
+from .test_learn import PHONE, visit
 
 LAPTOP = {"width": 1366, "height": 768}
 MOVES = 16  # a few draws and taps, past the moves after which the page used to sit scrolled
@@ -84,3 +85,50 @@ def test_go_speaks_the_language_chosen_while_it_shows(new_context: Any, web_serv
         page.select_option(".lang-select", "he")  # in those 1.2 s (or after: the text is the same)
         assert page.evaluate("document.documentElement.dir") == "rtl"
         assert notice.text_content() == go["he"]
+
+
+def scrub_at(page: Any, side: str) -> int:
+    """Click the replay's scrubber a few pixels inside its left or right end: the position it shows then."""
+    box = page.locator(".r-scrub").bounding_box()
+    x = box["x"] + 3 if side == "left" else box["x"] + box["width"] - 3
+    page.mouse.click(x, box["y"] + box["height"] / 2)
+    return int(page.get_attribute(".watch-view", "data-replay-pos"))
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_replay_runs_left_to_right_in_hebrew(new_context: Any, web_server: Any, viewport: Any) -> None:
+    base = web_server.http
+    host = open_page(new_context, f"{base}/#/race")
+    host.fill("#race-code", EXAMPLE_CODE)
+    host.click(".race-create .create")
+    host.wait_for_function("location.hash.startsWith('#/race/')")
+    race_id = host.evaluate("location.hash.split('/')[2]")
+    guest = open_page(new_context, f"{base}/r/{race_id}")
+    host.wait_for_function("document.querySelectorAll('.racer').length === 2")
+    host.click(".start")
+    host.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    for n, action in enumerate(EXAMPLE_WIN[:3], start=1):
+        host.keyboard.press(str(action.column) if isinstance(action, Tap) else "d")
+        host.wait_for_selector(f'.race-room[data-v="{n}"]')
+    for page in (host, guest):
+        resign(page)
+    watcher = visit(new_context, f"{base}/?lang=he#/watch/{race_id}", viewport)
+    watcher.click(".watch-view[data-phase=finished] .replay:not([hidden])")
+    watcher.wait_for_selector(".watch-view[data-replay=done]", timeout=10_000)
+    live = catalog("he")["ui"]["live"]
+    assert watcher.evaluate("document.documentElement.dir") == "rtl"
+    back, forward = (watcher.locator(s) for s in (".r-back", ".r-forward"))
+    assert back.get_attribute("aria-label") == live["back"]
+    assert forward.get_attribute("aria-label") == live["forward"]
+    assert forward.bounding_box()["x"] > back.bounding_box()["x"]  # forward is to the right of back
+    # the icons point the way they move: none is mirrored
+    flips = watcher.evaluate(
+        "[...document.querySelectorAll('.replay-bar .icon-btn svg')].map(s => getComputedStyle(s).transform)"
+    )
+    assert set(flips) == {"none"}, flips
+    total = int(watcher.get_attribute(".r-scrub", "max"))
+    assert total == 3
+    assert scrub_at(watcher, "left") == 0  # the deal at the left end, the last move at the right
+    assert scrub_at(watcher, "right") == total
+    shot(watcher, f"watch-replay-he-ltr-{viewport['width']}")
+    assert not watcher.errors

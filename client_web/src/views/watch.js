@@ -27,6 +27,8 @@ const SPEEDS = [0.5, 1, 2, 4];
 
 /** @param {App} app @returns {import("./app.js").View} */
 export function createWatchView(app) {
+  // the replay's transport (back, play, forward, the scrubber) is left to right in every language, as media
+  // controls are: time runs from the left, also on a Hebrew page (its labels are translated all the same)
   const root = el(`
     <section class="view watch-view">
       <div class="panel race-head">
@@ -35,10 +37,12 @@ export function createWatchView(app) {
         <button type="button" class="btn primary replay" data-t="ui.replay" hidden></button>
       </div>
       <div class="panel replay-bar" role="group" data-t-aria="ui.replay" hidden>
-        <button type="button" class="btn icon-btn r-back" data-t-aria="ui.live.back"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h2v14H6zM19 5v14l-10-7z" fill="currentColor"/></svg></button>
-        <button type="button" class="btn icon-btn r-toggle"><svg viewBox="0 0 24 24" aria-hidden="true"><path class="i-pause" d="M6 5h4v14H6zM14 5h4v14h-4z" fill="currentColor"/><path class="i-play" d="M7 5v14l12-7z" fill="currentColor"/></svg></button>
-        <button type="button" class="btn icon-btn r-forward" data-t-aria="ui.live.forward"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM5 5v14l10-7z" fill="currentColor"/></svg></button>
-        <input type="range" class="r-scrub" min="0" max="0" value="0" step="1" data-t-aria="ui.live.scrubber">
+        <div class="r-transport" dir="ltr">
+          <button type="button" class="btn icon-btn r-back" data-t-aria="ui.live.back"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M6 5h2v14H6zM19 5v14l-10-7z" fill="currentColor"/></svg></button>
+          <button type="button" class="btn icon-btn r-toggle"><svg viewBox="0 0 24 24" aria-hidden="true"><path class="i-pause" d="M6 5h4v14H6zM14 5h4v14h-4z" fill="currentColor"/><path class="i-play" d="M7 5v14l12-7z" fill="currentColor"/></svg></button>
+          <button type="button" class="btn icon-btn r-forward" data-t-aria="ui.live.forward"><svg viewBox="0 0 24 24" aria-hidden="true"><path d="M16 5h2v14h-2zM5 5v14l10-7z" fill="currentColor"/></svg></button>
+          <input type="range" class="r-scrub" min="0" max="0" value="0" step="1" data-t-aria="ui.live.scrubber">
+        </div>
         <span class="r-pos" dir="auto"></span>
         <label class="select-field r-speed"><span data-t="ui.live.speed"></span>
           <select name="speed">${SPEEDS.map((x) => `<option value="${x}"${x === 1 ? " selected" : ""}>${x}×</option>`).join("")}</select>
