@@ -132,3 +132,33 @@ def test_the_replay_runs_left_to_right_in_hebrew(new_context: Any, web_server: A
     assert scrub_at(watcher, "right") == total
     shot(watcher, f"watch-replay-he-ltr-{viewport['width']}")
     assert not watcher.errors
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    found: dict[str, float] = page.locator(selector).bounding_box()
+    return found
+
+
+@pytest.mark.parametrize("loc", ["en", "he"])
+def test_the_lobby_buttons_line_up_with_the_name_field(new_context: Any, web_server: Any, loc: str) -> None:
+    host = new_context(viewport=LAPTOP).new_page()
+    host.goto(f"{web_server.http}/?lang={loc}#/race")
+    host.fill("#race-code", EXAMPLE_CODE)
+    host.click(".race-create .create")
+    host.wait_for_selector(".lobby-actions:not([hidden]) .start")
+    field = box(host, "#race-rename")
+    for button in (".lobby-actions .start", ".lobby-actions .leave", ".rename button"):
+        at = box(host, button)
+        assert abs(at["y"] + at["height"] - field["y"] - field["height"]) <= 2, button
+
+
+@pytest.mark.parametrize("loc", ["en", "he"])
+def test_the_daily_guest_notice_is_centred_as_its_card(new_context: Any, web_server: Any, loc: str) -> None:
+    page = new_context(viewport=LAPTOP).new_page()
+    page.goto(f"{web_server.http}/?lang={loc}#/daily")
+    card = box(page, ".daily-card")
+    middle = card["x"] + card["width"] / 2
+    for part in (".daily-card [data-ranked-notice] a", ".daily-card [data-ranked-notice] span"):
+        page.locator(part).wait_for()
+        found = box(page, part)
+        assert abs(found["x"] + found["width"] / 2 - middle) <= 2, part
