@@ -29,7 +29,7 @@ def assert_unscrolled(page: Any, hud: str, after: str) -> None:
     assert at["spare"] <= 0, f"the page is {at['spare']} px taller than the window: {at}"
 
 
-@pytest.mark.parametrize("loc", ["en", "he"])
+@pytest.mark.parametrize("loc", ["en", "ro", "ms", "he"])
 def test_play_on_a_laptop_never_scrolls_by_itself(new_context: Any, web_server: Any, loc: str) -> None:
     page = new_context(viewport=LAPTOP).new_page()
     page.goto(f"{web_server.http}/?lang={loc}")
