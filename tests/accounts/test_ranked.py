@@ -93,3 +93,30 @@ async def test_only_accounts_reach_the_boards_of_a_ranked_race_and_the_daily(
     assert rita.player not in str(await _board(http, f"daily/{day}"))
     for c in (rita, guest):
         await c.close()
+
+
+async def test_a_signed_in_racer_who_gives_no_name_races_under_the_accounts_name(
+    http: httpx.AsyncClient, acct_server: RunningServer
+) -> None:
+    """The name the boards show (the display name, else the username) is the race's too, unless the racer
+    gave one; a guest without a name stays unnamed (clients show "Player <seat>")."""
+    username = new_name("Nm")
+    await sign_up(http, username)
+    host = await ws_client(acct_server, session=http.cookies[COOKIE])
+    await host.send({"t": "race_new", "rid": "a"})
+    lobby = await host.expect("race", TIMEOUT, where=lambda m: m.get("rid") == "a")
+    assert [r["name"] for r in lobby["racers"]] == [username]
+    guest = await ws_client(acct_server)
+    await guest.send({"t": "race_join", "race": lobby["race"], "rid": "b"})
+    joined = await guest.expect("race", TIMEOUT, where=lambda m: m.get("rid") == "b")
+    assert [r["name"] for r in joined["racers"]] == [username, ""]
+    r = await http.post("/api/account/display", json={"display": "Nina Q"})
+    assert r.status_code == 200, r.text
+    await host.send({"t": "race_new", "rid": "c"})
+    second = await host.expect("race", TIMEOUT, where=lambda m: m.get("rid") == "c")
+    assert [r["name"] for r in second["racers"]] == ["Nina Q"]
+    await host.send({"t": "race_new", "name": "Speedy", "rid": "d"})
+    named = await host.expect("race", TIMEOUT, where=lambda m: m.get("rid") == "d")
+    assert [r["name"] for r in named["racers"]] == ["Speedy"]  # the racer's own choice wins
+    await host.close()
+    await guest.close()

@@ -17,7 +17,7 @@ from golfrace.races.service import RaceService
 from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
-from .test_wire import T, join, new_race, open_seat
+from .test_wire import T, open_seat, two_racers
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -54,12 +54,7 @@ async def test_a_move_event_keeps_the_peeked_race_and_a_race_event_drops_it(
     server: RunningServer, make_client: Any
 ) -> None:
     service: RaceService = server.ctx.extras["races"].service
-    ann, bob = await make_client(name="Ann"), await make_client(name="Bob")
-    rid = (await new_race(ann, name="Ann", seats=2))["race"]
-    await join(bob, rid, name="Bob")
-    await ann.send({"t": "race_start", "race": rid})
-    for c in (ann, bob):  # the start's race event has reached this instance's followers
-        await c.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "running")
+    rid, ann, bob = await two_racers(make_client)
     ann_game, bob_game = f"{rid}-1", f"{rid}-2"
     await open_seat(ann, rid, 1)
     await open_seat(bob, rid, 2)
@@ -98,12 +93,7 @@ async def test_a_move_after_a_race_change_this_instance_missed_is_described_from
     from a race that changed meanwhile (its event lost here) is not stored with a stale event; the server
     reads the race again and the event tells the idle deadline that Ann's resign started for Bob."""
     service: RaceService = server.ctx.extras["races"].service
-    ann, bob = await make_client(name="Ann"), await make_client(name="Bob")
-    rid = (await new_race(ann, name="Ann", seats=2))["race"]
-    await join(bob, rid, name="Bob")
-    await ann.send({"t": "race_start", "race": rid})
-    for c in (ann, bob):
-        await c.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "running")
+    rid, ann, bob = await two_racers(make_client)
     bob_game = f"{rid}-2"
     await open_seat(bob, rid, 2)
     await move(bob, bob_game, 1, {"a": "draw"})

@@ -18,7 +18,7 @@ from golfrace.settings import Settings
 from golfrace.testing import RunningServer, running_server
 
 from .test_peek import count_race_reads, move
-from .test_wire import T, join, new_race, open_seat
+from .test_wire import T, open_seat, two_racers
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -44,12 +44,7 @@ class MoveEvents:
 
 async def running_race(server: RunningServer, make_client: Any) -> tuple[str, Client, Client, MoveEvents]:
     """Ann and Bob racing (seats 1 and 2, both open), the race's move events recorded."""
-    ann, bob = await make_client(name="Ann"), await make_client(name="Bob")
-    rid = (await new_race(ann, name="Ann", seats=2))["race"]
-    await join(bob, rid, name="Bob")
-    await ann.send({"t": "race_start", "race": rid})
-    for c in (ann, bob):
-        await c.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "running")
+    rid, ann, bob = await two_racers(make_client)
     events = MoveEvents()
     await server.ctx.hub.subscribe(race_channel(rid), events)
     await open_seat(ann, rid, 1)

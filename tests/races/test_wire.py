@@ -61,6 +61,18 @@ async def act(client: Client, race: str, seq: int, move: dict[str, Any]) -> dict
     )
 
 
+async def two_racers(make_client: Any) -> tuple[str, Client, Client]:
+    """Ann (the host, seat 1) and Bob (seat 2) in a two-seat race, started and running (a server without
+    countdown), both having seen it run."""
+    ann, bob = await make_client(name="Ann"), await make_client(name="Bob")
+    rid = (await new_race(ann, name="Ann", seats=2))["race"]
+    await join(bob, rid, name="Bob")
+    await ann.send({"t": "race_start", "race": rid})
+    for c in (ann, bob):  # the start's race event has reached this instance's followers
+        await c.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "running")
+    return rid, ann, bob
+
+
 async def open_seat(client: Client, race: str, seat: int) -> dict[str, Any]:
     """The racer's seat, an ordinary game: its snapshot."""
     game = f"{race}-{seat}"

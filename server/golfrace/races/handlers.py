@@ -9,7 +9,8 @@ import contextlib
 from dataclasses import replace
 from typing import Any
 
-from ..accounts.hello import still_signed_in
+from ..accounts.hello import account_of, still_signed_in
+from ..accounts.ranked import public_name
 from ..dispatch import handler
 from ..engine import GameCode, Rules, Variants
 from ..engine.errors import CodeError
@@ -38,8 +39,13 @@ def race_error(exc: RaceError, ref: Any) -> ProtocolError:
     return ProtocolError(exc.code, exc.message, ref=ref, **exc.params)
 
 
-def _name(session: Session, msg: dict[str, Any]) -> str:
-    return str(msg.get("name") or session.name or "")
+async def _name(session: Session, msg: dict[str, Any]) -> str:
+    """The racer's name: the one sent, else the connection's (``hello``), else a signed-in account's public
+    name (as its leaderboard entries show it), else none (clients show "Player <seat>")."""
+    name = msg.get("name") or session.name
+    if not name and (account := account_of(session)) is not None:
+        name = await public_name(session.ctx.redis, account)
+    return str(name or "")
 
 
 @handler("race_new")
@@ -59,7 +65,7 @@ async def on_race_new(session: Session, msg: dict[str, Any]) -> None:
     try:
         race = await wire.service.create(
             player,
-            _name(session, msg),
+            await _name(session, msg),
             code,
             Rules(msg.get("rules", "easy")),
             Variants(v.get("strict", False), v.get("jokers", 0), v.get("empty_discard", False)),
@@ -83,7 +89,7 @@ async def on_race_join(session: Session, msg: dict[str, Any]) -> None:
         if not await wire.service.storage.exists(race_id):
             raise RaceError("race_not_found", f"no race {race_id!r}", race=race_id)
         await wire.follow(session, race_id, "racer", ref="race_join")  # before the write: no event missed
-        joined = await wire.service.join(race_id, player, msg.get("name") or None, _name(session, msg))
+        joined = await wire.service.join(race_id, player, msg.get("name") or None, await _name(session, msg))
     except RaceError as exc:
         await wire.drop((id(session), race_id)) if (id(session), race_id) in wire.followers else None
         raise race_error(exc, "race_join") from None
@@ -236,7 +242,7 @@ async def on_daily_play(session: Session, msg: dict[str, Any]) -> None:
     player, wire = _player(session), wire_of(session)
     await still_signed_in(session, "daily_play")  # accounts: a signed-out session plays no more
     try:
-        race = await daily_play(wire.service, player, _name(session, msg))
+        race = await daily_play(wire.service, player, await _name(session, msg))
     except RaceError as exc:
         raise race_error(exc, "daily_play") from None
     await wire.follow(session, race.id, "racer", ref="daily_play")
