@@ -59,7 +59,7 @@ def test_unnamed_racers_are_players_with_their_seat_and_a_guest_names_themselves
 
 def test_a_leaderboard_entry_is_named_by_its_account(new_context: Any, web_server: Any) -> None:
     """Public boards take accounts only (docs/accounts.md): an entry shows the account's name, here its
-    username (no display name given), even though the racer gave no name for the race."""
+    username (no display name given); the racer gave no name for the race, so the race shows it too."""
     page = open_page(new_context, web_server.http + "/#/daily")
     page.wait_for_function("window.golfrace.conn.welcome != null")
     username = sign_up_in_page(page)
@@ -67,7 +67,7 @@ def test_a_leaderboard_entry_is_named_by_its_account(new_context: Any, web_serve
     page.click(".play-daily")  # an account is not asked for a name (the board shows the account's)
     assert page.locator("dialog.name-ask").count() == 0
     page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
-    wait_names(page, ".racer-name", "Player 1 ★")  # the host of their own one-seat race
+    wait_names(page, ".racer-name", f"{username} ★")  # the host of their own one-seat race, by its account
     resign(page)
     page.wait_for_selector(".results:not([hidden])")
     page.goto(web_server.http + "/?lang=ms#/leaderboards")
