@@ -163,10 +163,7 @@ def write_in_step(frames: FrameSink, data: bytes) -> None:
     running writer keeps the outbox at least an empty list until ``drained``), written now to a protocol that
     takes frames (``can_write_frames``, checked by the caller)."""
     frames.write_frame(data)
-    global _unreported
-    if not _unreported:
-        asyncio.get_running_loop().call_soon(_report_sent)
-    _unreported += 1
+    _count_sent(1)
 
 
 _unreported = 0

@@ -121,8 +121,7 @@ class RaceFollower:
                 return
             session.send_shared(moved.progress)
             session.send_shared(moved.board)
-            for other in msg.get("boards") or ():  # fair play: draws that every racer has reached now
-                session.send({"t": "race_board", "race": rid, "board": other, "diff": None})
+            _shown_again(session, rid, envelope)  # fair play: draws that every racer has reached now
             return
         if self.lines is not None:  # older lines go before the race's news, never after
             self.lines.flush()
@@ -141,14 +140,19 @@ class RaceFollower:
             view = viewsets.get(session.player or "") if self.role == "racer" else viewsets.get("")
             if view is not None:
                 session.send({"t": "race", **view})
-        if self.role == "watcher" and msg.get("ended_at") is None:  # e.g. the slowest racer stopped: the
-            for board in msg.get("boards") or ():  # draws every racer still playing has reached show now
-                session.send({"t": "race_board", "race": rid, "board": board, "diff": None})
+        if self.role == "watcher" and msg.get("ended_at") is None:  # e.g. the slowest racer stopped
+            _shown_again(session, rid, envelope)
 
     def resume(self, name: str) -> None:
         """Race events may have been missed (a pub/sub reconnect): send the race as it is now."""
         if not self.session.closing:
             wire_of(self.session).service.tasks.spawn(_resend(self.session, self.race_id, self.role))
+
+
+def _shown_again(session: Session, race_id: str, event: Envelope) -> None:
+    """The event's ``boards`` to a watcher again, whole: every racer playing has drawn as far (11.4)."""
+    for board in event.message.get("boards") or ():
+        session.send({"t": "race_board", "race": race_id, "board": board, "diff": None})
 
 
 async def _resend(session: Session, race_id: str, role: str) -> None:

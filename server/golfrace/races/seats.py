@@ -47,17 +47,12 @@ class SeatRules:
             return gate, None
         gate = Gate(gate.key, seat, race.rev)  # the commit checks that the race is still this one
         seats: dict[int, Seat] = {seat: Seat(after, stored.v + 1, now)}
-        if not race.watched:  # nobody watches: the racers' progress is all the event carries (see below)
-            if after.status is not Status.PLAYING:
-                race = race.observe(seats)
-            made = progress(race, race.racer_at(seat) or racer, seats, now)
-            lean = {"k": "move", "seat": seat, "player": racer.player, "v": stored.v + 1, "progress": made}
-            return gate, Also(race_channel(race_id), pack(lean), lean)
+        watched = race.watched  # nobody watches: the racers' progress is all the event carries (the module)
         shown: int | None = None
         was: int | None = None
-        if not race.cards_public(now):
+        if watched and not race.cards_public(now):
             shown = was = 0  # all there is to see of a daily attempt (counts) and of a board not drawn from
-        if not race.cards_public(now) and _drawn_from(race, stored.game, after):
+        if watched and not race.cards_public(now) and _drawn_from(race, stored.game, after):
             # fair play 11.4: the others' draws bound what watchers see of this board
             others, _ = await self.service.storage.seats(race)
             before = {**others, seat: Seat(stored.game, stored.v)}
@@ -67,19 +62,15 @@ class SeatRules:
         if after.status is not Status.PLAYING or len(seats) > 1:  # seats' ends (this one's, if it is one)
             race = race.observe(seats)
         racer = race.racer_at(seat) or racer
-        event: dict[str, Any] = {
-            "k": "move",
-            "seat": seat,
-            "player": racer.player,
-            "v": stored.v + 1,
-            "diff": watcher_diff(
-                race, {k: v for k, v in change.items() if k not in HIDDEN_FROM_OTHERS}, after, shown
-            ),
-        }
-        event["progress"] = made = progress(race, racer, seats, now)
-        event["board"] = board(race, racer, seats, now, shown, made)
-        if shown is not None and was is not None and shown > was:  # other boards' draws may show now
-            event["boards"] = [board(race, r, seats, now, shown) for r in race.racers if r.seat != seat]
+        made = progress(race, racer, seats, now)
+        event: dict[str, Any] = {"k": "move", "seat": seat, "player": racer.player, "v": stored.v + 1}
+        event["progress"] = made
+        if watched:
+            shared = {k: v for k, v in change.items() if k not in HIDDEN_FROM_OTHERS}
+            event["diff"] = watcher_diff(race, shared, after, shown)
+            event["board"] = board(race, racer, seats, now, shown, made)
+            if shown is not None and was is not None and shown > was:  # other boards' draws may show now
+                event["boards"] = [board(race, r, seats, now, shown) for r in race.racers if r.seat != seat]
         return gate, Also(race_channel(race_id), pack(event), event)
 
     def resent(self, stored: Stored) -> Awaitable[None] | None:
