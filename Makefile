@@ -19,24 +19,42 @@ client:
 		cd client_web && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund --loglevel=error; } && npm run --silent build; \
 	fi
 
-# make run PORT=8080 HOST=0.0.0.0 (default 127.0.0.1:8000, or GOLFRACE_HOST / GOLFRACE_PORT)
+# make run PORT=8080 HOST=0.0.0.0 (default 127.0.0.1:8000, or GOLFRACE_HOST / GOLFRACE_PORT). The server
+# secret (tokens, the daily's codes): $GOLFRACE_SECRET if set, else ./var/secret, made on the first start
+# (32 random bytes, readable by its owner only; var/ is not in git).
+SECRET_FILE ?= var/secret
 run: install client
-	$(BIN)/golfrace serve $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT))
+	@test -s $(SECRET_FILE) || { mkdir -p $(dir $(SECRET_FILE)) && umask 077 && \
+		$(BIN)/python -c 'import secrets; print(secrets.token_hex(32))' > $(SECRET_FILE); }
+	GOLFRACE_SECRET="$${GOLFRACE_SECRET:-$$(cat $(SECRET_FILE))}" \
+		$(BIN)/golfrace serve $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT))
 
 lint: install
 	$(BIN)/ruff check server tests bench tools
 	$(BIN)/ruff format --check server tests bench tools
+	$(BIN)/lint-imports
 
 typecheck: install client
 	$(BIN)/mypy
 	@if [ -f client_web/package.json ]; then cd client_web && npm run --silent typecheck; fi
 
-# the suite on TEST_WORKERS pytest-xdist workers (its tests mostly wait on sockets, servers and browsers, so
-# more workers than cores help); a group of tests that shares one deployment stays on one worker (loadgroup).
-# TEST_WORKERS=0: in this process, one test after another.
+# the suite in two runs: the tests without a browser on TEST_WORKERS pytest-xdist workers (they mostly wait on
+# sockets, servers and Redis, so more workers than cores help), then the browser tests on BROWSER_WORKERS (each
+# drives a Chromium whose renderer wants a core of its own while it paints: a third one on two cores made every
+# page 2-3x slower than alone, and no faster in all). A group of tests that shares one deployment stays on one
+# worker (loadgroup). Both runs run; either failing fails the target. TEST_WORKERS=0: in this process, one
+# test after another, all of it in one run.
 TEST_WORKERS ?= 3
+BROWSER_WORKERS ?= 2
 pytest: install client
-	$(BIN)/pytest $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
+ifeq ($(TEST_WORKERS),0)
+	$(BIN)/pytest
+else
+	@status=0; \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --ignore=tests/browser || status=$$?; \
+	$(BIN)/pytest -n $(BROWSER_WORKERS) --dist loadgroup tests/browser || status=$$?; \
+	exit $$status
+endif
 
 test: lint typecheck pytest
 

@@ -19,6 +19,7 @@ repainting takes ≤ 16 ms. Exits with status 1 when a target is missed.
 from __future__ import annotations
 
 import argparse
+import secrets
 import statistics
 import subprocess
 import sys
@@ -27,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from golfrace.engine import Draw, Game, Status, Tap
-from golfrace.redis_server import start_test_server
 from golfrace.settings import Settings
-from golfrace.testing import CHROMIUM_ARGS, start_process, stop_process
+from golfrace.store.embedded import start_test_server
+from golfrace_testkit.servers import CHROMIUM_ARGS, start_process, stop_process
 
 REPO = Path(__file__).resolve().parents[1]
 MAX_BYTES = 150 * 1024
@@ -97,7 +98,7 @@ def diff_timings(browser: Any, url: str, moves: int) -> list[dict[str, float]]:
 
 def win_animation(browser: Any, url: str) -> dict[str, Any]:
     """Win the seeds' example deal by keyboard (the solver's line) and read the cascade's frame times."""
-    from golfrace.hints import think
+    from golfrace.live.hints import think
     from golfrace.settings import HintSettings
 
     ctx = browser.new_context(viewport={"width": 1440, "height": 900})
@@ -142,7 +143,7 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory(prefix="golfrace-bench-") as tmp:
         redis = start_test_server(tmp)
-        server = start_process(Settings(port=0, redis_url=redis.url, secret="bench-secret"))
+        server = start_process(Settings(port=0, redis_url=redis.url, secret=secrets.token_hex(32)))
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)

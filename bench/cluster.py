@@ -30,6 +30,7 @@ import math
 import multiprocessing
 import os
 import re
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -40,15 +41,15 @@ from typing import Any
 
 import msgpack
 
-from golfrace.balancer import Balancer
 from golfrace.engine import Game, GameCode
-from golfrace.limits import GENEROUS
-from golfrace.protocol import pack
-from golfrace.redis_cluster import LocalCluster, command, info_fields
-from golfrace.redis_conn import cluster_client
+from golfrace.live.limits import GENEROUS
 from golfrace.settings import Settings
-from golfrace.testing import start_process, stop_process
-from golfrace.views import diff
+from golfrace.store.connection import cluster_client
+from golfrace.wire.protocol import pack
+from golfrace.wire.views import diff
+from golfrace_testkit.balancer import Balancer
+from golfrace_testkit.cluster import LocalCluster, command, info_fields
+from golfrace_testkit.servers import start_process, stop_process
 from server import LIMITS, Player, cpu_seconds, move_lines, open_many, pct, raise_fd_limit
 
 PLAYERS_TARGET = 100_000
@@ -137,7 +138,9 @@ class Deployment:
     def __init__(self, tmp: Path, masters: int, instances: int) -> None:
         self.tmp = tmp
         self.cluster = LocalCluster(tmp / "redis", masters=masters, replicas=1).start()
-        settings = Settings(host="127.0.0.1", redis_url=self.cluster.url, secret="bench", trusted_proxies=1)
+        settings = Settings(
+            host="127.0.0.1", redis_url=self.cluster.url, secret=secrets.token_hex(32), trusted_proxies=1
+        )
         settings = settings.with_(**LIMITS, **GENEROUS)  # every load connection comes from 127.0.0.1
         self.servers = []
         try:

@@ -2,6 +2,7 @@
 embedded redis-server), and the same clients against a bare Starlette websocket echo endpoint (the floor).
 
     .venv/bin/python bench/server.py [--players 200] [--seconds 8] [--rate 1000] [--idle 5000] [--procs 2]
+    .venv/bin/python bench/server.py --phases peer [--peer-pairs 2]     # against the peer only (~2-3 min)
 
 How it measures (each phase on a fresh server process; uvicorn with its defaults, i.e. uvloop + httptools
 when installed, for the echo and for the game server alike):
@@ -28,9 +29,18 @@ Phases:
    the cost of its life: a solo game made and closed, and a race of 4 made, joined, started, its seats
    opened and resigned one after the other (its results written). From the two and the saturation phase it
    prints the most the race phase could reach against solo if a seat's move cost exactly a solo move.
+7. peer (``peer``, issue 18.11): the same moves against a python-socketio server with AsyncRedisManager on
+   its own redis-server, the same engine, codec and diff (bench/peer_socketio.py; the generators speak
+   Socket.IO over the same websockets client, bench/peer_client.py), alternating A B A B (``--peer-pairs``
+   pairs of: saturation here, saturation there, fan-out here, fan-out there), each on a fresh server.
 Targets (issue 4): saturation ≥ 60% of the echo floor; paced p99 move→ack ≤ 20 ms at 1,000 moves/s over 200
 connections; ≤ 20 KB per idle connection at 5,000; (issue 10.2) race ≥ 90% of solo, race paced p99 ≤ 5 ms,
-fan-out ≤ 6 us of server CPU a delivery. Exits 1 when a target is missed.
+fan-out ≤ 6 us of server CPU a delivery; (issue 18.11, each a ratio of this run, min–max over the pairs) solo
+moves/s ≥ 5× the peer's, p99 move→ack at saturation ≤ ⅓ of the peer's, server CPU a watcher delivery ≤ ¼ of
+the peer's, a race move ≤ 1.25× a solo move's server CPU, a race seat's life ≤ 1.2 ms of server CPU, an idle
+connection ≤ 14 KB. It also prints moves per second of server CPU against the peer's: the saturation ratio
+once each server has a core of its own, whatever share a loaded machine gave them (not a target). Exits 1
+when a target is missed.
 """
 
 from __future__ import annotations
@@ -43,12 +53,14 @@ import multiprocessing
 import os
 import random
 import resource
+import secrets
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from importlib.metadata import version
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -58,13 +70,15 @@ import psutil
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Subprotocol
 
+from bench_player import LinePlayer
 from golfrace.engine import Game, GameCode, Rules, Status, Tap
 from golfrace.engine.codes import SEED_SPACE
 from golfrace.engine.rules import NO_VARIANTS
-from golfrace.limits import GENEROUS
-from golfrace.redis_server import RedisServer, free_port, terminate
+from golfrace.live.limits import GENEROUS
 from golfrace.settings import Settings
-from golfrace.testing import start_process, stop_process
+from golfrace.store.embedded import RedisServer, free_port, terminate
+from golfrace_testkit.servers import start_process, stop_process
+from peer_client import PeerPlayer, make_peer_game, open_many_peers, peer_fanout_worker, socket_url
 
 WARMUP = 1.0  # seconds of the paced phase not measured (connections settle, caches fill)
 PROTO = [Subprotocol("golfrace.msgpack")]
@@ -73,7 +87,14 @@ LIMITS: dict[str, Any] = {
     "burst": 100_000,
     "flood_close_after": 10**9,
     "max_open_games": 64,
-    **GENEROUS,  # the per-network buckets: every benchmark client comes from 127.0.0.1
+    # every benchmark client comes from 127.0.0.1: the per-network buckets and connection caps opened
+    "max_connections_per_network": 10**6,
+    "max_connections_per_player": 10**6,
+    # a storage deadline for a shared, loaded machine: at 2 s (the default) 100 hellos at once on a machine at
+    # load 20 were answered `unavailable`; the peer (bench/peer_socketio.py) has no deadline at all
+    "request_timeout_s": 30.0,
+    "hello_timeout": 60.0,  # the idle phase's batches of 250 handshakes took over the 10 s default at load 10
+    **GENEROUS,
 }
 ECHO_APP = """
 import os
@@ -132,7 +153,12 @@ async def open_ws(url: str, compression: bool = False) -> ClientConnection:
         compression="deflate" if compression else None,
         ping_interval=None,
         max_size=2**20,
+        open_timeout=OPEN_TIMEOUT_S,
     )
+
+
+OPEN_TIMEOUT_S = 60.0
+"""A handshake's deadline on a shared, loaded machine (websockets' default 10 s failed at load 30)."""
 
 
 async def open_many(url: str, n: int, batch: int = 100, compression: bool = False) -> list[ClientConnection]:
@@ -178,21 +204,9 @@ def passing(data: bytes | str, head: bytes) -> bool:
     return not data.startswith(head, 1) and not any(data.startswith(f, 1) for f in FAILURES)
 
 
-class Player:
+class Player(LinePlayer):
     """One connection of the load generator. ``round_trip`` is the one path both phases time: send a
     frame, read frames until the awaited one (echo: the first; game: the `ack`, after the `diff`)."""
-
-    def __init__(
-        self, ws: ClientConnection, lines: list[tuple[str, list[dict[str, Any]]]], first: int
-    ) -> None:
-        self.ws = ws
-        self.lines = lines
-        self.next_line = first
-        self.game = ""
-        self.line: list[dict[str, Any]] = []
-        self.pos = 0
-        self.seq = 0
-        self.v = 0
 
     async def round_trip(self, frame: bytes, until: str | None) -> dict[str, Any] | None:
         await self.ws.send(frame)
@@ -521,14 +535,17 @@ async def _worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
     """One load-generator process: its share of connections; waits for the common start time."""
     if job["mode"] == "fanout":
         return await fanout_worker(job, pipe)
+    if job["mode"] == "peer_fanout":
+        return await peer_fanout_worker(job, pipe, until_told)
     if job["mode"] == "floor":
         return await floor_worker(job, pipe)
     if job["mode"] in ("race", "race_paced", "race_life"):
         return await race_worker(job, pipe)
     mode, n = job["mode"], job["players"]
     lines = move_lines(job["seed"], 150) if mode != "echo" else []
-    conns = await open_many(job["url"], n)
-    players = [Player(ws, lines, i * 7) for i, ws in enumerate(conns)]
+    peer = mode == "peer_game"  # the same closed loop against the peer (bench/peer_socketio.py)
+    conns = await (open_many_peers if peer else open_many)(job["url"], n)
+    players = [(PeerPlayer if peer else Player)(ws, lines, i * 7) for i, ws in enumerate(conns)]
     if mode != "echo":
         for start in range(0, n, 100):
             await asyncio.gather(*(p.start() for p in players[start : start + 100]))
@@ -559,7 +576,7 @@ async def _worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
     warm_until = t0 + (WARMUP if mode == "paced" else 0.0)
     deadline = warm_until + job["seconds"]
 
-    async def closed_loop(p: Player) -> None:
+    async def closed_loop(p: Player | PeerPlayer) -> None:
         nonlocal count
         while time.perf_counter() < deadline:
             if mode == "game_life":  # a solo game's life without its moves: a new game, closed by the next
@@ -825,7 +842,7 @@ def _wait_port(port: int, proc: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("a benchmark server did not start")
 
 
-PHASES = ("echo", "game", "paced", "race", "race_paced", "life", "fanout", "idle")
+PHASES = ("echo", "game", "paced", "race", "race_paced", "life", "fanout", "idle", "peer")
 
 
 async def make_game(url: str) -> tuple[str, str]:
@@ -874,6 +891,12 @@ def fanout_run(
         out = run_load(server.ws, "fanout", args, [server.process.pid], redis_pids, extra)
     finally:
         stop_process(server)
+    return fanout_figures(out, watchers)
+
+
+def fanout_figures(out: dict[str, Any], watchers: int) -> dict[str, Any]:
+    """A fan-out run's deliveries and latencies (from the mover's send times and the watchers' arrivals) and
+    the server's CPU a delivery and a move."""
     sent: dict[int, float] = out["results"][-1]["sent"]
     latencies = [t - sent[v] for r in out["results"] for got in r["arrivals"] for v, t in got if v in sent]
     moves = len(sent)
@@ -886,9 +909,128 @@ def fanout_run(
     return out
 
 
+PEER_APP = Path(__file__).with_name("peer_socketio.py")
+
+
+@contextlib.contextmanager
+def peer_server(redis: RedisServer) -> Iterator[tuple[str, int]]:
+    """The peer (bench/peer_socketio.py) on a free port against its own redis-server: (its Socket.IO
+    websocket URL, its pid)."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(PEER_APP), "--port", str(port), "--redis", redis.url])
+    try:
+        _wait_port(port, proc)
+        yield socket_url(f"ws://127.0.0.1:{port}"), proc.pid
+    finally:
+        terminate(proc)
+
+
+def peer_saturation_run(args: argparse.Namespace, redis: RedisServer) -> dict[str, Any]:
+    """The saturation phase's closed loop, the same moves, against the peer."""
+    assert redis.process is not None
+    with peer_server(redis) as (url, pid):
+        return run_load(url, "peer_game", args, [pid], [redis.process.pid])
+
+
+def peer_fanout_run(args: argparse.Namespace, redis: RedisServer, watchers: int) -> dict[str, Any]:
+    """The fan-out phase against the peer: one mover alternating draw and undo, ``watchers`` in its room."""
+    assert redis.process is not None
+    with peer_server(redis) as (url, pid):
+        player = "fanout-mover"
+        game = asyncio.run(make_peer_game(url, player, FANOUT_CODE))
+        shares = [*split(watchers, args.procs), 0]  # the mover in a process of its own, as in fanout_run
+        extra = [
+            {
+                "game": game,
+                "token": player,
+                "mover": i == len(shares) - 1,
+                "watchers": share,
+                "fanout_rate": args.fanout_rate,
+                "seconds": args.fanout_seconds,
+            }
+            for i, share in enumerate(shares)
+        ]
+        out = run_load(url, "peer_fanout", args, [pid], [redis.process.pid], extra)
+    return fanout_figures(out, watchers)
+
+
+def game_run(
+    base: Settings, args: argparse.Namespace, tmp: str, mode: str, redis_pids: list[int]
+) -> dict[str, Any]:
+    """One phase of ``mode`` (game, paced, race, ...) on a fresh game server."""
+    env = RACE_ENV if mode.startswith("race") else None
+    server = start_process(
+        base.with_(port=free_port()), env={**(env or {}), **server_env(args)}, log=Path(tmp) / "server.log"
+    )
+    try:
+        assert server.process is not None
+        return run_load(server.ws, mode, args, [server.process.pid], redis_pids)
+    finally:
+        stop_process(server)
+
+
 def server_env(args: argparse.Namespace) -> dict[str, str]:
     """``--server-src``: the game servers import ``golfrace`` from that tree (the load generators do not)."""
     return {"PYTHONPATH": args.server_src} if args.server_src else {}
+
+
+def _span(values: list[float], unit: str = "", digits: int = 2) -> str:
+    low, high = min(values), max(values)
+    if f"{low:.{digits}f}" == f"{high:.{digits}f}":
+        return f"{low:.{digits}f}{unit}"
+    return f"{low:.{digits}f}–{high:.{digits}f}{unit}"
+
+
+def print_targets(report: dict[str, Any], args: argparse.Namespace) -> bool:
+    """Issue 18.11's targets, each from this run: against the peer, pair by pair (A B A B), and the race and
+    idle figures of the phases that ran. Returns whether every target printed was met."""
+    pairs: list[dict[str, Any]] = report.get("peer", [])
+    rows: list[tuple[str, list[float], str, str, bool]] = []
+    ms = 1000
+    if pairs:
+        print(
+            f"  against the peer: python-socketio {version('python-socketio')} + AsyncRedisManager "
+            f"(bench/peer_socketio.py, its own redis-server), the same moves, {len(pairs)} pairs A B A B"
+        )
+        for i, pair in enumerate(pairs, 1):
+            ours, peer, fan, pfan = pair["game"], pair["peer_game"], pair["fanout"], pair["peer_fanout"]
+            print(
+                f"    pair {i}: saturation {ours['rate']:,.0f} vs {peer['rate']:,.0f} moves/s, "
+                f"ack p99 {pct(ours['lat'], 99) * ms:.1f} vs {pct(peer['lat'], 99) * ms:.1f} ms, "
+                f"server CPU {ours['server_us']:.0f} vs {peer['server_us']:.0f} us a move "
+                f"(busy {ours['server_load']:.0%} vs {peer['server_load']:.0%}; Redis {ours['redis_us']:.0f} "
+                f"vs {peer['redis_us']:.0f} us); fan-out {fan['per_delivery_us']:.1f} vs "
+                f"{pfan['per_delivery_us']:.1f} us a delivery ({fan['deliveries']} of {fan['expected']} vs "
+                f"{pfan['deliveries']} of {pfan['expected']}; "
+                f"watcher p99 {pct(fan['delivery'], 99) * ms:.1f} vs {pct(pfan['delivery'], 99) * ms:.1f} ms)"
+            )
+        moves = [p["game"]["rate"] / p["peer_game"]["rate"] for p in pairs]
+        rows.append(("solo moves/s, ours / peer", moves, "×", "≥ 5×", min(moves) >= 5))
+        p99 = [pct(p["game"]["lat"], 99) / pct(p["peer_game"]["lat"], 99) for p in pairs]
+        rows.append(("p99 move→ack at saturation, ours / peer", p99, "", "≤ 0.33", max(p99) <= 1 / 3))
+        cpu = [p["peer_game"]["server_us"] / p["game"]["server_us"] for p in pairs]
+        # the moves/s each server makes per second of its own CPU: the saturation ratio once both servers
+        # have a core each, whatever share of the cores a loaded machine gave them (their "busy")
+        rows.append(("moves a second of server CPU, ours / peer", cpu, "×", "(≥ 5×)", min(cpu) >= 5))
+        fan = [p["fanout"]["per_delivery_us"] / p["peer_fanout"]["per_delivery_us"] for p in pairs]
+        rows.append(("server CPU a watcher delivery, ours / peer", fan, "", "≤ 0.25", max(fan) <= 0.25))
+    solo = [r["server_us"] for r in ([report["game"]] if "game" in report else [p["game"] for p in pairs])]
+    if "race" in report and solo:
+        race = [report["race"]["server_us"] / s for s in solo]
+        rows.append(("server CPU a race move / a solo move", race, "×", "≤ 1.25×", max(race) <= 1.25))
+    if "race_life" in report:
+        seat = [report["race_life"]["server_us"] / RACE_SEATS / ms]
+        rows.append(("server CPU a race seat's life (ms)", seat, " ms", "≤ 1.2 ms", seat[0] <= 1.2))
+    if "idle_kb_off" in report:
+        idle = [report["idle_kb_off"]]
+        rows.append(("memory an idle connection (KB)", idle, " KB", "≤ 14 KB", idle[0] <= 14))
+    if not rows:
+        return True
+    print("  issue 18.11 targets (min–max over the pairs)")
+    for name, values, unit, target, met in rows:
+        verdict = ("met" if met else "missed") if target.startswith("(") else ("met" if met else "MISSED")
+        print(f"    {name:<44} {_span(values, unit):>14}   {target:<9} {verdict}")
+    return all(met for _name, _values, _unit, target, met in rows if not target.startswith("("))
 
 
 def main() -> int:
@@ -904,6 +1046,9 @@ def main() -> int:
     parser.add_argument("--fanout-seconds", type=float, default=4.0)
     parser.add_argument(
         "--fanout-repeat", type=int, default=1, help="pairs of fan-out runs (framed once, framed per send)"
+    )
+    parser.add_argument(
+        "--peer-pairs", type=int, default=2, help="peer phase: pairs of (this server, the peer) runs"
     )
     parser.add_argument(
         "--phases", default=",".join(PHASES), help=f"comma-separated, of {', '.join(PHASES)} (all)"
@@ -927,7 +1072,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="golfrace-bench-") as tmp:
         redis = RedisServer(Path(tmp) / "redis", persist=not args.no_persist).start()  # unix socket
         redis_pids = [redis.process.pid] if redis.process is not None else []
-        base = Settings(host="127.0.0.1", redis_url=redis.url, secret="bench").with_(**LIMITS)
+        base = Settings(host="127.0.0.1", redis_url=redis.url, secret=secrets.token_hex(32)).with_(**LIMITS)
         try:
             for kind in ECHO_KINDS if "echo" in phases else ():
                 echo_port = free_port()
@@ -940,17 +1085,21 @@ def main() -> int:
             modes = [m for m in ("game", "paced", "race", "race_paced") if m in phases]
             modes += ["game_life", "race_life"] if "life" in phases else []
             for mode in modes:
-                env = RACE_ENV if mode.startswith("race") else None
-                server = start_process(
-                    base.with_(port=free_port()),
-                    env={**(env or {}), **server_env(args)},
-                    log=Path(tmp) / "server.log",
-                )
+                report[mode] = game_run(base, args, tmp, mode, redis_pids)
+            if "peer" in phases:  # A B A B: this server, the peer, this server, the peer, ...
+                peer_redis = RedisServer(Path(tmp) / "peer-redis", persist=not args.no_persist).start()
                 try:
-                    assert server.process is not None
-                    report[mode] = run_load(server.ws, mode, args, [server.process.pid], redis_pids)
+                    report["peer"] = [
+                        {
+                            "game": game_run(base, args, tmp, "game", redis_pids),
+                            "peer_game": peer_saturation_run(args, peer_redis),
+                            "fanout": fanout_run(base, args, tmp, redis_pids, True, args.fanout_watchers),
+                            "peer_fanout": peer_fanout_run(args, peer_redis, args.fanout_watchers),
+                        }
+                        for _ in range(args.peer_pairs)
+                    ]
                 finally:
-                    stop_process(server)
+                    peer_redis.stop()
             if "fanout" in phases:
                 report["fanout_none"] = fanout_run(base, args, tmp, redis_pids, True, 0)
                 report["fanout"], report["fanout_off"] = [], []
@@ -1054,6 +1203,12 @@ def main() -> int:
             f"race seat {per_seat:.0f} us ({rlife['rate'] * RACE_SEATS:.0f} seats/s: race made, joined, "
             f"started, seat opened, resigned, results); {moves:.1f} moves a game"
         )
+        seat_redis = rlife["redis_us"] / RACE_SEATS
+        print(
+            f"                       race seats: server busy {rlife['server_load']:.0%}, "
+            f"{rlife['server_system']:.0%} of its CPU in the kernel; Redis {seat_redis:.0f} us a seat; "
+            f"solo games: busy {glife['server_load']:.0%}, {glife['server_system']:.0%} in the kernel"
+        )
         if sat is not None:
             extra = (per_seat - per_game) / moves
             solo_move = sat["server_us"] - per_game / moves
@@ -1097,6 +1252,7 @@ def main() -> int:
             f"{report['idle_kb_on']:.1f} KB with permessage-deflate ({args.idle} connections; target ≤ 20 KB)"
         )
         ok = ok and report["idle_kb_off"] <= 20
+    ok = print_targets(report, args) and ok
     print("  targets met" if ok else "  TARGET MISSED")
     return 0 if ok else 1
 

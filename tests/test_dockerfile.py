@@ -9,10 +9,10 @@ from typing import Any
 
 import yaml
 
-from golfrace.balancer import local_config
-from golfrace.config import scalar_fields
-from golfrace.redis_conn import ClusterUrl, is_cluster, wait_replicas
 from golfrace.settings import Settings
+from golfrace.settings.env import scalar_fields
+from golfrace.store.connection import ClusterUrl, is_cluster, wait_replicas
+from golfrace_testkit.balancer import local_config
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,7 +114,7 @@ def test_cluster_profile_haproxy_fronts_the_servers() -> None:
     assert [(name, host, int(p)) for name, host, p in servers] == [
         (f"server{n}", f"server{n}", port) for n in (1, 2, 3)
     ]
-    assert re.search(r"(?m)^\s*option httpchk GET /healthz$", config)
+    assert re.search(r"(?m)^\s*option httpchk GET /readyz$", config)
     assert re.search(r"(?m)^\s*http-check expect status 200$", config)
     assert re.search(r"(?m)^\s*default-server check ", config)
     assert re.search(r"(?m)^\s*timeout tunnel \d+[smh]$", config)  # websockets outlive the HTTP timeouts
@@ -133,5 +133,5 @@ def test_the_local_haproxy_config_is_the_deployed_one_on_loopback() -> None:
         ("server3", "127.0.0.1:9003"),
     ]
     deployed = (ROOT / "deploy" / "haproxy.cfg").read_text()
-    for line in ("option httpchk GET /healthz", "timeout tunnel", "option redispatch", "balance leastconn"):
+    for line in ("option httpchk GET /readyz", "timeout tunnel", "option redispatch", "balance leastconn"):
         assert line in deployed and line in text

@@ -12,9 +12,9 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from golfrace.client import Client
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer, running_server
 
 FAST_HASHES: dict[str, Any] = {
     "password_memory_kib": 8192,
@@ -66,7 +66,8 @@ async def _clear_limits(client: aioredis.Redis) -> None:
 
 @pytest.fixture
 async def http(acct_server: RunningServer, rds: aioredis.Redis) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=acct_server.http, timeout=TIMEOUT) as client:
+    # by name: passkeys need a domain (on 127.0.0.1 the server answers passkey_needs_domain)
+    async with httpx.AsyncClient(base_url=acct_server.site, timeout=TIMEOUT) as client:
         yield client
 
 

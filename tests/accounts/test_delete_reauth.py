@@ -11,9 +11,9 @@ import httpx
 import redis.asyncio as aioredis
 from webauthn.helpers import bytes_to_base64url
 
-from golfrace.accounts import keys
 from golfrace.accounts.sessions import COOKIE
-from golfrace.testing import RunningServer
+from golfrace.store import account_keys as keys
+from golfrace_testkit.servers import RunningServer
 
 from .conftest import PASSWORD, TIMEOUT, new_name, sign_up
 from .soft_authenticator import SoftAuthenticator
@@ -25,7 +25,7 @@ async def _post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> htt
 
 async def _thief(server: RunningServer, victim: httpx.AsyncClient) -> httpx.AsyncClient:
     """Another browser holding only a copy of the victim's session cookie."""
-    client = httpx.AsyncClient(base_url=server.http, timeout=TIMEOUT)
+    client = httpx.AsyncClient(base_url=server.site, timeout=TIMEOUT)
     client.cookies.set(COOKIE, victim.cookies[COOKIE])
     return client
 
@@ -75,11 +75,11 @@ async def test_a_stolen_session_cannot_delete_a_password_account(
 async def test_a_passkey_account_is_deleted_only_with_a_fresh_assertion_of_its_own_passkey(
     http: httpx.AsyncClient, acct_server: RunningServer, rds: aioredis.Redis
 ) -> None:
-    auth = SoftAuthenticator(acct_server.http)
+    auth = SoftAuthenticator(acct_server.site)
     account = await _passkey_account(http, auth)
     name, player = account["username"], account["player"]
-    other_auth = SoftAuthenticator(acct_server.http)
-    async with httpx.AsyncClient(base_url=acct_server.http, timeout=TIMEOUT) as other_http:
+    other_auth = SoftAuthenticator(acct_server.site)
+    async with httpx.AsyncClient(base_url=acct_server.site, timeout=TIMEOUT) as other_http:
         other = await _passkey_account(other_http, other_auth)
         # the attacker's own passkey cannot confirm the victim's deletion
         async with await _thief(acct_server, http) as thief:
@@ -131,7 +131,7 @@ async def test_a_stolen_session_cannot_give_itself_a_proof(
 ) -> None:
     """Without this, a thief would set a password on a passkey account, or add their own passkey, or guess
     the current password unthrottled through a change of password, and then delete with that."""
-    auth = SoftAuthenticator(acct_server.http)
+    auth = SoftAuthenticator(acct_server.site)
     account = await _passkey_account(http, auth)
     player = account["player"]
     async with await _thief(acct_server, http) as thief:

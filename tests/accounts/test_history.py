@@ -11,13 +11,13 @@ import httpx
 import redis.asyncio as aioredis
 from redis.crc import key_slot
 
-from golfrace.accounts import keys
-from golfrace.accounts.history import Finished, History
 from golfrace.accounts.sessions import COOKIE
-from golfrace.accounts.settings import AccountSettings
-from golfrace.client import Client
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer
+from golfrace.settings.accounts import AccountSettings
+from golfrace.store import account_keys as keys
+from golfrace.store.history import Finished, History
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer
 
 from ..server.helpers import WIN_CODE, WIN_MOVES
 from .conftest import new_name, sign_up, ws_client

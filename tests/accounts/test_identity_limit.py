@@ -10,21 +10,19 @@ from pathlib import Path
 import httpx
 import pytest
 
-from golfrace.limits import GENEROUS
-from golfrace.redis_server import RedisServer, start_test_server
+from golfrace.live.limits import GENEROUS
 from golfrace.settings import Settings
-from golfrace.testing import running_server
+from golfrace.store.embedded import RedisServer
+from golfrace_testkit.servers import running_server
 
+from ..own_server import private_redis
 from .conftest import FAST_HASHES, TIMEOUT, sign_up, ws_client
 
 
 @pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
-    server = start_test_server(tmp_path)
-    try:
+    with private_redis(tmp_path) as server:
         yield server
-    finally:
-        server.stop()
 
 
 async def test_an_account_token_without_session_is_charged_as_a_new_identity(
@@ -60,7 +58,7 @@ async def test_an_account_token_without_session_is_charged_as_a_new_identity(
 async def ws_client_refused(
     server: object, token: str | None, session: str | None = None
 ) -> dict[str, object]:
-    from golfrace.client import Client
+    from golfrace_client.client import Client
 
     client = Client(server.ws)  # type: ignore[attr-defined]
     await client.connect()

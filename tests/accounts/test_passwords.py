@@ -6,12 +6,12 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from golfrace.accounts import keys
 from golfrace.accounts.errors import AccountError
 from golfrace.accounts.names import check_username
-from golfrace.accounts.service import CLOSE_SIGNED_OUT
 from golfrace.accounts.sessions import COOKIE
-from golfrace.testing import RunningServer
+from golfrace.store import account_keys as keys
+from golfrace.wire.protocol import CLOSE_SIGNED_OUT
+from golfrace_testkit.servers import RunningServer
 
 from .conftest import PASSWORD, TIMEOUT, new_name, sign_up, ws_client
 

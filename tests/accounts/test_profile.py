@@ -7,12 +7,12 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from golfrace.accounts import keys
-from golfrace.accounts.history import Finished
 from golfrace.accounts.service import Accounts
 from golfrace.accounts.sessions import COOKIE
-from golfrace.client import Client
-from golfrace.testing import RunningServer
+from golfrace.store import account_keys as keys
+from golfrace.store.history import Finished
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer
 
 from ..server.helpers import WIN_CODE, WIN_MOVES
 from .conftest import PASSWORD, TIMEOUT, new_name, sign_up, ws_client
@@ -91,7 +91,7 @@ async def test_delete_removes_the_account_and_its_personal_data(
     body = await sign_up(http, name, token=anon.token)
     player = body["account"]["player"]
     signed = await ws_client(acct_server, session=http.cookies[COOKIE])
-    for key in (keys.history(player), keys.history_games(player), f"player:{{{player}}}"):
+    for key in (keys.history(player), keys.history_games(player), f"player:{{{player}}}", f"sb:{{{player}}}"):
         assert await rds.exists(key), key  # there to be deleted
     r = await http.post("/api/account/delete", json={"confirm": "someone else"})
     assert r.status_code == 400 and r.json()["error"] == "bad_request"
@@ -101,7 +101,7 @@ async def test_delete_removes_the_account_and_its_personal_data(
     await signed.wait_closed(TIMEOUT)
     for key in (keys.account(player), keys.sessions(player), keys.passkeys(player), keys.history(player),
                 keys.history_games(player), keys.history_summaries(player), keys.username(name.lower()),
-                f"player:{{{player}}}", f"streak:{{{player}}}"):  # fmt: skip
+                f"player:{{{player}}}", f"streak:{{{player}}}", f"sb:{{{player}}}"):  # fmt: skip
         assert not await rds.exists(key), key
     r = await http.post("/api/account/signin", json={"username": name, "password": PASSWORD})
     assert r.status_code == 401
@@ -115,7 +115,7 @@ async def test_a_game_that_ends_while_the_account_is_deleted_leaves_no_history_b
     and the account's removal: recorded for an account, it would be kept for good, with nobody to own it."""
     name = new_name("Gap")
     player = (await sign_up(http, name))["account"]["player"]
-    accounts: Accounts = acct_server.ctx.extras["accounts"]
+    accounts: Accounts = acct_server.ctx.get(Accounts)
     real_remove = accounts.store.remove
 
     async def remove_after_a_race_ended(who: str, username: str) -> None:

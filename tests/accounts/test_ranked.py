@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 
 from golfrace.accounts.sessions import COOKIE
-from golfrace.client import Client
-from golfrace.testing import RunningServer
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer
 
 from .conftest import PASSWORD, TIMEOUT, new_name, sign_up, ws_client
 
@@ -47,25 +47,25 @@ async def test_only_accounts_reach_the_boards_of_a_ranked_race_and_the_daily(
     lobby = await rita.expect("race", TIMEOUT)
     race_id = lobby["race"]
     assert lobby["ranked"] and lobby["code"] is None
-    await guest.send({"t": "race_join", "race": race_id, "name": "Guest"})
-    await guest.expect("race", TIMEOUT, where=lambda m: m["race"] == race_id and m["you"] is not None)
+    await guest.send({"t": "race_join", "race": race_id, "name": "Guest"})  # fair play 19.2: accounts only
+    refused = await guest.expect("error", TIMEOUT, where=lambda m: m.get("ref") == "race_join")
+    assert refused["code"] == "account_required"
     await rita.send({"t": "race_start", "race": race_id})
-    for c in (rita, guest):
-        await c.expect("race", TIMEOUT, where=lambda m: m["race"] == race_id and m["phase"] == "countdown")
-        await c.send({"t": "race_resign", "race": race_id})
+    await rita.expect("race", TIMEOUT, where=lambda m: m["race"] == race_id and m["phase"] == "countdown")
+    await rita.send({"t": "race_resign", "race": race_id})
     final = await _finished(rita, race_id)
-    assert len(final["results"]) == 2
+    assert len(final["results"]) == 1
     await _posted(rita, f"code:{final['code']}")
     board = await _board(http, f"code/{final['code']}", guest.token)
     assert [e["player"] for e in board["entries"]] == [rita.player]
     assert board["entries"][0]["name"] == "Ranked Rita"  # the account's name, not the typed one
     assert board["you"] is None  # the guest has no entry
-    # the daily: the guest's first attempt counts for its streak, not for the public board
+    # the daily: a guest plays the day's guest deal (fair play 19.1), unranked, on no board and no streak
     day = datetime.now(UTC).date().isoformat()
     for c in (guest, rita):
         await c.send({"t": "daily_play"})
         attempt = await c.expect("race", TIMEOUT, where=lambda m: m.get("daily") == day)
-        assert attempt["ranked"]
+        assert attempt["ranked"] is (c is rita) and attempt["guest_deal"] is (c is guest)
         await c.send({"t": "race_resign", "race": attempt["race"]})
         await _finished(c, attempt["race"])
     await _posted(rita, f"daily:{day}")
@@ -73,7 +73,7 @@ async def test_only_accounts_reach_the_boards_of_a_ranked_race_and_the_daily(
     assert rita.player in [e["player"] for e in daily["entries"]]
     assert guest.player not in [e["player"] for e in daily["entries"]] and daily["you"] is None
     await guest.send({"t": "daily"})
-    assert (await guest.expect("daily", TIMEOUT))["played"]
+    assert not (await guest.expect("daily", TIMEOUT))["played"]
     # the history counts each game once, by what it was (a race seat is a game, recorded as a race)
     profile = (await http.get("/api/account/profile")).json()
     assert sorted(g["kind"] for g in profile["recent"]) == ["daily", "race"]
@@ -103,8 +103,9 @@ async def test_a_signed_in_racer_who_gives_no_name_races_under_the_accounts_name
     username = new_name("Nm")
     await sign_up(http, username)
     host = await ws_client(acct_server, session=http.cookies[COOKIE])
-    await host.send({"t": "race_new", "rid": "a"})
+    await host.send({"t": "race_new", "rid": "a", "ranked": False})  # a casual random race: guests too
     lobby = await host.expect("race", TIMEOUT, where=lambda m: m.get("rid") == "a")
+    assert lobby["ranked"] is False and lobby["typed"] is False
     assert [r["name"] for r in lobby["racers"]] == [username]
     guest = await ws_client(acct_server)
     await guest.send({"t": "race_join", "race": lobby["race"], "rid": "b"})

@@ -6,10 +6,10 @@ from __future__ import annotations
 import httpx
 import redis.asyncio as aioredis
 
-from golfrace.accounts import keys
 from golfrace.accounts.sessions import COOKIE
 from golfrace.settings import Settings
-from golfrace.testing import running_server
+from golfrace.store import account_keys as keys
+from golfrace_testkit.servers import running_server
 
 from .conftest import PASSWORD, TIMEOUT, new_name, sign_up, ws_client
 

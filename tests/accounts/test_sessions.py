@@ -8,11 +8,11 @@ import json
 import httpx
 import redis.asyncio as aioredis
 
-from golfrace.accounts import keys
-from golfrace.accounts.service import CLOSE_SIGNED_OUT
 from golfrace.accounts.sessions import COOKIE
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace.store import account_keys as keys
+from golfrace.wire.protocol import CLOSE_SIGNED_OUT
+from golfrace_testkit.servers import RunningServer, running_server
 
 from .conftest import PASSWORD, TIMEOUT, new_name, sign_up, ws_client
 
@@ -113,3 +113,44 @@ async def test_signing_out_closes_the_sessions_websockets_on_another_instance(
         r = await http.post("/api/account/signout", json={})  # on the first instance
         assert r.json() == {"signed_out": 1}
         assert await elsewhere.wait_closed(TIMEOUT) == CLOSE_SIGNED_OUT
+
+
+IPHONE = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+    " Version/17.4 Mobile/15E148 Safari/604.1"
+)
+EDGE = (
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0"
+    " Safari/537.36 Edg/131.0.0.0"
+)
+
+
+async def test_sessions_name_their_device_and_this_one_comes_first(
+    http: httpx.AsyncClient, acct_server: RunningServer
+) -> None:
+    """Issue 20, 10: each session names its browser, system and device, parsed by ua-parser from the whole
+    User-Agent (Edge says so only in its last 16 characters, past the 120 kept of it), and the list starts
+    with the session asking."""
+    name = new_name()
+    await sign_up(http, name)
+    devices = []
+    try:
+        for agent in (IPHONE, EDGE, "x" * 5000):  # the last one: a long nonsense, parsed as unknown
+            other = httpx.AsyncClient(
+                base_url=acct_server.http, timeout=TIMEOUT, headers={"user-agent": agent}
+            )
+            r = await other.post("/api/account/signin", json={"username": name, "password": PASSWORD})
+            assert r.status_code == 200, r.text
+            devices.append(other)
+        listed = (await devices[1].get("/api/account/sessions")).json()["sessions"]
+        assert len(listed) == 4
+        assert listed[0]["current"] and listed[0]["device"]["browser"] == "Edge"
+        assert listed[0]["device"]["os"] == "Windows"
+        phone = next(s for s in listed if s["agent"].startswith("Mozilla/5.0 (iPhone"))
+        assert phone["device"] == {"browser": "Mobile Safari", "os": "iOS", "model": "iPhone"}
+        nonsense = next(s for s in listed if s["agent"].startswith("xxx"))
+        assert nonsense["device"] == {"browser": None, "os": None, "model": None}
+        assert [s["current"] for s in listed] == [True, False, False, False]
+    finally:
+        for other in devices:
+            await other.aclose()

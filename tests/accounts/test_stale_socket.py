@@ -8,11 +8,12 @@ from typing import Any
 
 import httpx
 
-from golfrace.accounts.service import CLOSE_SIGNED_OUT, SIGNOUT_CHANNEL
+from golfrace.accounts.service import SIGNOUT_CHANNEL, Accounts
 from golfrace.accounts.sessions import COOKIE
-from golfrace.client import Client
 from golfrace.settings import Settings
-from golfrace.testing import running_server
+from golfrace.wire.protocol import CLOSE_SIGNED_OUT
+from golfrace_client.client import Client
+from golfrace_testkit.servers import running_server
 
 from .conftest import PASSWORD, TIMEOUT, new_name, sign_up, ws_client
 
@@ -36,7 +37,7 @@ async def test_a_socket_that_missed_the_sign_out_cannot_play_ranked(
     race = (await host.expect("race", TIMEOUT, where=lambda m: m.get("rid") == "lobby"))["race"]
     async with running_server(acct_settings) as other:
         ctx = other.app.state.ctx
-        await ctx.hub.unsubscribe(SIGNOUT_CHANNEL, ctx.extras["accounts"])  # this instance hears no sign-out
+        await ctx.hub.unsubscribe(SIGNOUT_CHANNEL, ctx.get(Accounts))  # this instance hears no sign-out
         stale = [await ws_client(other, session=session) for _ in range(3)]
         assert all(c.player == player for c in stale)
         r = await http.post("/api/account/signout", json={})  # on the first instance

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from golfrace.testing import RunningServer
+from golfrace_testkit.servers import RunningServer
 
 from .conftest import TIMEOUT, new_name, sign_up, ws_client
 from .test_profile import _win

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from golfrace.settings import Settings
-from golfrace.testing import CHROMIUM_ARGS, RunningServer, start_process, stop_process
+from golfrace.store.embedded import RedisServer, start_test_server
+from golfrace_testkit.servers import CHROMIUM_ARGS, RunningServer, start_process, stop_process
 
 from .helpers import record_frames
 
@@ -29,6 +30,11 @@ CHROMIUM = os.environ.get("GOLFRACE_CHROMIUM", "/usr/bin/chromium")
 SEEN_WALKTHROUGH = "try { localStorage.setItem('golfrace.learned', '1') } catch (e) {}"
 FAST_ENV = {
     "GOLFRACE_RATE": "500",
+    # quick races (tests/browser/test_quick_race.py): bots after 6 s (a searching page's checks and shot,
+    # and a second page's press, come well within it on a loaded machine), fast bots, so that a race ends soon
+    "GOLFRACE_POOL_BOT_WAIT_S": "6",
+    "GOLFRACE_POOL_BOT_MOVE_MS": "150",
+    "GOLFRACE_POOL_COUNTDOWN_MS": "2500",
     "GOLFRACE_BURST": "500",
     "GOLFRACE_ACCOUNT_SIGNUPS_PER_IP": "100",
     # every page comes from 127.0.0.1: the wrong passwords the pages try must not add up to the network's
@@ -38,6 +44,12 @@ FAST_ENV = {
     # ~10 ms instead of ~0.2 s, so that three test workers hashing at once do not starve the pages
     "GOLFRACE_ACCOUNT_PASSWORD_TIME_COST": "1",
     "GOLFRACE_ACCOUNT_PASSWORD_MEMORY_KIB": "8192",
+    # a friend's race shows in the Friends view within half a second (tests/browser/test_friends.py)
+    "GOLFRACE_FRIEND_PRESENCE_REFRESH_S": "0.5",
+    # the hint solver's wall budget: its worker runs niced, and three test workers starve it on two cores, so
+    # that the default 2 s ran out before the proof that a deal cannot be won (winnable null, no toast); the
+    # state budget still bounds it (the wall budget itself is tested in tests/engine/test_solver.py)
+    "GOLFRACE_HINT_MAX_SECONDS": "30",
 }
 
 
@@ -96,6 +108,17 @@ def web_server(settings: Settings, client_dist: Path) -> Iterator[RunningServer]
         yield running
     finally:
         stop_process(running)
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    """A Redis of the test's own, for a server whose state no other instance may touch (every instance
+    sweeps the shared durable records, such as the knowledge review's "to review" one)."""
+    server = start_test_server(tmp_path / "redis")
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -140,9 +140,14 @@ def deal(page: Any, code: str) -> None:
     page.fill("#code-input", code)
     page.click("dialog.new-game .deal")
     page.wait_for_selector("dialog.new-game", state="detached")
+    dealt(page, code)
+
+
+def dealt(page: Any, code: str) -> None:
+    """Wait until the page shows `code` dealt afresh: its code in the header, no move made yet."""
     page.wait_for_function(
-        "code => document.querySelector('[data-testid=code]').textContent === code"
-        " && document.querySelector('.play').dataset.v === '0'",
+        "code => document.querySelector('[data-testid=code]')?.textContent === code"
+        " && document.querySelector('.play')?.dataset.v === '0'",
         arg=code,
     )
 
@@ -242,9 +247,15 @@ def open_page(new_context: Any, url: str) -> Any:
     return page
 
 
-def host_race(new_context: Any, base: str, code: str | None = None) -> tuple[Any, str]:
-    """A fresh profile creates a race (of ``code``, else a random deal) and waits in its lobby: (page, id)."""
+def host_race(new_context: Any, base: str, code: str | None = None, account: bool = False) -> tuple[Any, str]:
+    """A fresh profile creates a race (of ``code``, else a random deal) and waits in its lobby: (page, id).
+    ``account``: it signs up first (a random deal is ranked for an account, casual for a guest)."""
     host = open_page(new_context, base + "/#/race")
+    if account:
+        from ..accounts.helpers import sign_up_in_page
+
+        host.wait_for_function("window.golfrace.conn.welcome != null")
+        sign_up_in_page(host)
     if code is not None:
         host.fill("#race-code", code)
     host.click(".race-create .create")
@@ -259,5 +270,14 @@ def running_race(new_context: Any, base: str) -> tuple[Any, Any, str]:
     host.wait_for_function("document.querySelectorAll('.racer').length === 2")
     host.click(".start")
     for page in (host, guest):
-        page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+        page.wait_for_selector(".race-room[data-phase=running]")
     return host, guest, race_id
+
+
+def nav_to(page: Any, view: str) -> None:
+    """Click the navigation's entry of ``view``: on a phone the header's menu opens first (issue 20)."""
+    link = page.locator(f".nav a[data-view={view}]")
+    if not link.is_visible():
+        page.click(".menu-btn")
+        link.wait_for()
+    link.click()

@@ -165,9 +165,7 @@ def test_phone_layout_fits_the_screen(new_context: Any, web_server: Any) -> None
     page.tap(".board .stock")
     page.wait_for_selector('.play[data-v="1"]')
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    for link in page.locator(".nav a").all():  # every view reachable without scrolling the nav
-        box = link.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, link.text_content()
+    assert_nav_fits(page, "en")  # every view reachable without scrolling the nav
     page.wait_for_function("document.getAnimations().length === 0")
     assert badge_visible(page)
     shot(page, "play-phone")
@@ -223,7 +221,7 @@ def test_play_and_race_lobby_fit_a_phone_in_every_language(new_context: Any, web
     # the results of the (one-racer) race: the table neither scrolls sideways nor clips a heading
     page.select_option(".lang-select", "en")
     page.click(".start")
-    page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    page.wait_for_selector(".race-room[data-phase=running]")
     resign(page)
     page.wait_for_selector(".results:not([hidden]) tbody tr")
     for loc in LOCALES:
@@ -251,14 +249,22 @@ CLIPPED = (
 
 
 def assert_nav_fits(page: Any, loc: str) -> None:
-    """Every navigation entry whole on the screen, and the navigation itself not scrolling sideways."""
+    """Every navigation entry whole on the screen, in the header's row or in its menu (a phone's header is one
+    row since issue 20), and the navigation itself not scrolling sideways."""
     assert page.evaluate("(n => n.scrollWidth <= n.clientWidth)(document.querySelector('.nav'))"), loc
-    for link in page.locator(".nav a").all():
-        box = link.bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (
-            loc,
-            link.text_content(),
-        )
+    for menu in (False, True):
+        if menu:
+            page.click(".menu-btn")
+            page.wait_for_selector(".topbar[data-menu-open] .nav-more a")
+        for link in page.locator(".nav a:visible").all():
+            box = link.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], (
+                loc,
+                link.text_content(),
+            )
+    assert page.locator(".nav a:visible").count() == page.locator(".nav a").count()  # none out of reach
+    page.click(".menu-btn")  # closed again
+    page.wait_for_selector(".topbar:not([data-menu-open])")
 
 
 def test_the_tab_title_names_the_view_in_the_page_language(page: Any) -> None:

@@ -1,19 +1,16 @@
-"""The client's pure modules agree with the engine: the code check (client_web/src/codes.js) against
+"""The client's pure modules agree with the engine: the code check (client_web/src/game/codes.js) against
 GameCode.parse, run by Node on the same inputs. Needs only `node`."""
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
 
 import pytest
 
 from golfrace.engine import GameCode
 from golfrace.engine.errors import CodeError
 
-from .conftest import REPO
+from .node import node_json
 
 FIXED = [
     "GO1-E-AAAAAAB",
@@ -56,25 +53,14 @@ def inputs() -> list[str]:
 
 
 def test_code_check_mirrors_the_engine() -> None:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
     texts = inputs()
     script = (
-        "import('./src/codes.js').then(m => {"
+        "import('./src/game/codes.js').then(m => {"
         "const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
         "process.stdout.write(JSON.stringify(texts.map(t => m.checkCode(t))));})"
     )
-    out = subprocess.run(
-        [node, "-e", script],
-        input=json.dumps(texts),
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=REPO / "client_web",
-        timeout=30,
-    )
-    for text, got in zip(texts, json.loads(out.stdout), strict=True):
+    out = node_json(script, texts, timeout=30)
+    for text, got in zip(texts, out, strict=True):
         try:
             code = GameCode.parse(text)
         except CodeError as exc:
@@ -86,9 +72,6 @@ def test_code_check_mirrors_the_engine() -> None:
 def test_an_unfinished_code_is_a_prefix_and_a_wrong_one_is_not() -> None:
     """isCodePrefix: every start of a valid code (short or long, any variant, any case) can still become one;
     a text with a wrong part cannot, whatever is typed after it."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
     rng = random.Random(7)
     codes = ["GO1-E-AAAAAAB", "go1-n-aaaaaab", "GO1-C-ZZZZZZZ-SJ2D", "GO1-E-ABCDEFG-J1", "GO1-C-QWERTYU-D"]
     for _ in range(40):
@@ -119,32 +102,21 @@ def test_an_unfinished_code_is_a_prefix_and_a_wrong_one_is_not() -> None:
         with pytest.raises(CodeError):
             GameCode.parse(text)
     script = (
-        "import('./src/codes.js').then(m => {"
+        "import('./src/game/codes.js').then(m => {"
         "const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
         "process.stdout.write(JSON.stringify(texts.map(t => m.isCodePrefix(t))));})"
     )
-    out = subprocess.run(
-        [node, "-e", script],
-        input=json.dumps(starts + wrong),
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=REPO / "client_web",
-        timeout=30,
-    )
-    got = dict(zip(starts + wrong, json.loads(out.stdout), strict=True))
+    out = node_json(script, starts + wrong, timeout=30)
+    got = dict(zip(starts + wrong, out, strict=True))
     assert [t for t in starts if not got[t]] == []
     assert [t for t in wrong if got[t]] == []
 
 
 def test_seq_numbers_count_up_with_storage_blocked_full_or_fine() -> None:
-    """client_web/src/seq.js: a page whose storage is missing or throws still sends increasing seqs, and a
+    """client_web/src/net/seq.js: a page whose storage is missing or throws still sends increasing seqs, and a
     seq the server reports (after a reconnect) is never counted below."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
     script = """
-import('./src/seq.js').then(m => {
+import('./src/net/seq.js').then(m => {
   const map = new Map();
   const fine = { getItem: k => map.get(k) ?? null, setItem: (k, v) => map.set(k, v) };
   const broken = { getItem() { throw new Error('blocked'); }, setItem() { throw new Error('full'); } };
@@ -161,15 +133,8 @@ import('./src/seq.js').then(m => {
   process.stdout.write(JSON.stringify(out));
 });
 """
-    out = subprocess.run(
-        [node, "--input-type=module", "-e", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=REPO / "client_web",
-        timeout=30,
-    )
-    assert json.loads(out.stdout) == {
+    out = node_json(script, timeout=30, flags=("--input-type=module",))
+    assert out == {
         "none": [1, 2, 3],
         "broken": [1, 2],
         "fine": [1, 2],
@@ -180,11 +145,8 @@ import('./src/seq.js').then(m => {
 
 
 def test_a_race_is_joined_by_its_link_or_its_id() -> None:
-    """client_web/src/raceid.js: the shared link, the page's own address, a watch link or the bare id; a link
-    only from the page's own site."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
+    """client_web/src/net/raceid.js: the shared link, the page's own address, a watch link or the bare id; a
+    link only from the page's own site."""
     rid = "rab2cdefghjk"
     texts = {
         rid: rid,
@@ -203,17 +165,66 @@ def test_a_race_is_joined_by_its_link_or_its_id() -> None:
         f"https://golf.example:8443/#/race/{rid}": None,
     }
     script = (
-        "import('./src/raceid.js').then(m => {"
+        "import('./src/net/raceid.js').then(m => {"
         "const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
         "process.stdout.write(JSON.stringify(texts.map(t => m.raceIdFrom(t, 'https://golf.example'))));})"
     )
-    out = subprocess.run(
-        [node, "-e", script],
-        input=json.dumps(list(texts)),
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=REPO / "client_web",
+    out = node_json(script, list(texts), timeout=30)
+    assert dict(zip(texts, out, strict=True)) == texts
+
+
+def test_course_module_mirrors_the_engine() -> None:
+    """client_web/src/game/course.js against engine/course.py: the course code check, the nine hole codes (its
+    own SHA-256 against hashlib's), the to-par and share texts (through a plain named-field format of the
+    catalogs, as i18n.js's)."""
+    from golfrace.engine.course import CourseCode, Scorecard, share_text, to_par_text
+    from golfrace.engine.i18n import LOCALES, catalog
+
+    rng = random.Random(22)
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    texts = [t.replace("GO1", "GC1", 1) for t in FIXED] + ["GO1-E-AAAAAAB", "GC1", "GC1-"]
+    texts += [
+        f"GC1-{rng.choice('ECN')}-"
+        + "".join(rng.choice(letters) for _ in range(rng.choice((7, 26))))
+        + rng.choice(("", "-S", "-J1D", "-SJ2D"))
+        for _ in range(60)
+    ]
+    cards = [[rng.randint(0, 35) for _ in range(9)] for _ in range(20)] + [
+        [5] * 9,
+        [3, 4, 2, 6, 5, 8, 5, 4, 5],
+    ]
+    script = (
+        "import('./src/game/course.js').then((m) => {"
+        "const {texts, cards, locales, catalogs} = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "const checks = texts.map(t => { const c = m.checkCourse(t);"
+        " return c.ok ? {ok: true, code: c.code, holes: m.holeCodes(t)} : {ok: false, part: c.part}; });"
+        "const shares = {}; for (const loc of locales) { const t = (p, a = {}) =>"
+        " p.split('.').reduce((o, k) => o[k], catalogs[loc])"
+        ".replace(/\\{(\\w+)\\}/g, (_, k) => String(a[k]));"
+        " shares[loc] = cards.map(h => [m.toParText(m.toPar(h), t), m.courseShare('GC1-E-AAAAAAB', h, t)]); }"
+        "process.stdout.write(JSON.stringify({checks, shares}));})"
+    )
+    out = node_json(
+        script,
+        {
+            "texts": texts,
+            "cards": cards,
+            "locales": list(LOCALES),
+            "catalogs": {x: catalog(x) for x in LOCALES},
+        },
         timeout=30,
     )
-    assert dict(zip(texts, json.loads(out.stdout), strict=True)) == texts
+    got = out
+    for text, check in zip(texts, got["checks"], strict=True):
+        try:
+            course = CourseCode.parse(text)
+        except CodeError as exc:
+            assert check == {"ok": False, "part": exc.part}, text
+        else:
+            assert check == {"ok": True, "code": str(course), "holes": [str(h) for h in course.holes]}, text
+    course = CourseCode.parse("GC1-E-AAAAAAB")
+    for loc in LOCALES:
+        assert catalog(loc)["ui"]["course"]
+        for holes, (to_par, share) in zip(cards, got["shares"][loc], strict=True):
+            card = Scorecard(course, tuple(holes))
+            assert to_par == to_par_text(card.to_par, loc) and share == share_text(card, loc), (loc, holes)

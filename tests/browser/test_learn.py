@@ -10,7 +10,7 @@ import pytest
 
 from golfrace.engine import Draw, Game, Tap
 
-from .helpers import EXAMPLE_CODE, deal, host_race, shot
+from .helpers import EXAMPLE_CODE, deal, host_race, nav_to, shot
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1440, "height": 900}
@@ -53,8 +53,8 @@ def settled(page: Any, selector: str) -> None:
     """Wait until what moves under ``selector`` has landed (the highlight's endless glow aside): screenshots
     of a card in mid-flight, or of a dialog still fading in, say nothing."""
     page.wait_for_function(
-        "sel => document.querySelector(sel).getAnimations({ subtree: true })"
-        ".every(a => a.effect.getTiming().iterations === Infinity)",
+        "sel => { const el = document.querySelector(sel); return !!el && el.getAnimations({ subtree: true })"
+        ".every(a => a.effect.getTiming().iterations === Infinity); }",
         arg=selector,
     )
 
@@ -106,7 +106,7 @@ def test_first_visit_walkthrough_plays_the_example(
     on_screen(page, f"{walk} .stock")
     assert "hinted" in (page.get_attribute(f"{walk} .stock", "class") or "")
     page.click(f'{walk} .column[data-col="1"] .card.free')
-    page.wait_for_function(f"document.querySelector('{walk} .walk-wrong').textContent.length > 0")
+    page.wait_for_function(f"document.querySelector('{walk} .walk-wrong')?.textContent.length > 0")
     assert page.get_attribute(walk, "data-step") == "draw"
     for action, step in zip(EXAMPLE_LINE, ("nine", "eight", "done"), strict=True):
         if isinstance(action, Draw):
@@ -147,7 +147,7 @@ def test_rules_page_shows_the_example_and_plays_it(
     page.wait_for_selector("dialog.walkthrough[open]")
     page.keyboard.press("Escape")  # skipped
     page.wait_for_selector("dialog.walkthrough", state="detached")
-    page.click(".nav a[data-view=rules]")
+    nav_to(page, "rules")
     page.wait_for_selector(f".rules-view[data-loaded={lang}] .rules-body .rules-example")
     board = ".rules-example .example-table"
     assert columns_shown(page, board) == engine_columns(Game.new(EXAMPLE_CODE))

@@ -1,38 +1,22 @@
 """The learning modules agree with the engine, run by Node: the playable-cards aid's `fits`
-(client_web/src/playable.js) against engine/rules.py for every pair of cards, and the example deal
-(client_web/src/example.js) against the engine's deal of GO1-E-AAAAAAB and the seeds' three moves."""
+(client_web/src/ui/playable.js) against engine/rules.py for every pair of cards, and the example deal
+(client_web/src/game/example.js) against the engine's deal of GO1-E-AAAAAAB and the seeds' three moves."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from typing import Any
-
-import pytest
 
 from golfrace.engine import Card, Draw, Game, Rules, Tap
 from golfrace.engine.rules import Variants, fits
 
-from .conftest import REPO
+from .node import node_json
 
 CARDS = [r + s for r in "A23456789TJQK" for s in "CDHS"] + ["X1", "X2"]
 
 
 def run(script: str, data: Any) -> Any:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    out = subprocess.run(
-        [node, "-e", script],
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=REPO / "client_web",
-        timeout=30,
-    )
-    return json.loads(out.stdout)
+    out = node_json(script, data, timeout=30)
+    return out
 
 
 def test_the_aid_fits_like_the_engine() -> None:
@@ -44,7 +28,7 @@ def test_the_aid_fits_like_the_engine() -> None:
         for strict in (False, True)
     ]
     got = run(
-        "import('./src/playable.js').then(m => {"
+        "import('./src/ui/playable.js').then(m => {"
         "const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
         "process.stdout.write(JSON.stringify(cases.map(([c, d, r, s]) => m.fits(c, d, r, {strict: s}))));})",
         cases,
@@ -58,7 +42,7 @@ def test_the_aid_fits_like_the_engine() -> None:
 
 def test_the_example_deal_is_the_engines() -> None:
     states = run(
-        "import('./src/example.js').then(m => {"
+        "import('./src/game/example.js').then(m => {"
         "process.stdout.write(JSON.stringify([0, 1, 2, 3].map(n => m.exampleState(n))));})",
         None,
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from golfrace.engine.i18n import catalog
+from golfrace.settings.races import DEFAULT_SETTINGS as RACES
 
 from ..accounts.helpers import sign_up_in_page
 from .helpers import host_race, open_page, resign
@@ -47,7 +48,7 @@ def test_unnamed_racers_are_players_with_their_seat_and_a_guest_names_themselves
     watcher = open_page(new_context, f"{base}/watch/{race_id}")
     wait_names(watcher, ".seat-name", "Player 1|Bea")
     for page in (host, guest):
-        page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+        page.wait_for_selector(".race-room[data-phase=running]")
         resign(page)
     host.wait_for_selector(".results:not([hidden])")
     assert names(host, ".results-table tbody td:nth-child(2)") in ("Player 1|Bea", "Bea|Player 1")
@@ -66,7 +67,7 @@ def test_a_leaderboard_entry_is_named_by_its_account(new_context: Any, web_serve
     page.wait_for_selector(".daily-view[data-played]")
     page.click(".play-daily")  # an account is not asked for a name (the board shows the account's)
     assert page.locator("dialog.name-ask").count() == 0
-    page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    page.wait_for_selector(".race-room[data-phase=running]")
     wait_names(page, ".racer-name", f"{username} ★")  # the host of their own one-seat race, by its account
     resign(page)
     page.wait_for_selector(".results:not([hidden])")
@@ -123,5 +124,7 @@ def test_an_unknown_race_says_so_in_the_page_with_ways_on(new_context: Any, web_
     assert dead.text_content(".missing-create") == catalog("ro")["ui"]["create_a_race"]
     dead.click(".missing-create")
     dead.wait_for_selector(".race-create:not([hidden]) #race-name:focus")
+    # its bound is the server's, from the generated messages.js (data-bound), typed nowhere by hand
+    assert dead.get_attribute("#race-name", "maxlength") == str(RACES.name_max)
     for p in (page, dead):
         assert not p.errors, p.errors

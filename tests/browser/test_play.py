@@ -64,7 +64,7 @@ def test_a_stuck_game_offers_undo_and_new_game(page: Any) -> None:
     page.wait_for_selector("dialog.new-game")
     page.click("dialog.new-game .deal")  # empty code: a random deal
     page.wait_for_selector("dialog.new-game", state="detached")
-    page.wait_for_function("document.querySelector('.play').dataset.status === 'playing'")
+    page.wait_for_function("document.querySelector('.play')?.dataset.status === 'playing'")
 
 
 def test_refusal_explanations_on_and_off(page: Any) -> None:
@@ -134,7 +134,7 @@ def test_new_game_dialog_checks_the_code_inline(page: Any) -> None:
     page.click("input[name=rules][value=classic]")  # the same deal under the other rules
     assert field.input_value() == "GO1-C-AAAAAAB"
     page.click("dialog.new-game .deal")
-    page.wait_for_function("document.querySelector('[data-testid=code]').textContent === 'GO1-C-AAAAAAB'")
+    page.wait_for_function("document.querySelector('[data-testid=code]')?.textContent === 'GO1-C-AAAAAAB'")
     assert page.text_content("[data-testid=rules]") == "Classic"
     shot(page, "play-classic")
 

@@ -35,7 +35,7 @@ def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
 
     watcher = open_page(new_context, f"{base}/watch/{race_id}")
     watcher.wait_for_function("document.querySelectorAll('.seat').length === 2")
-    host.wait_for_function("document.querySelector('.watch-n').textContent === '1'")
+    host.wait_for_function("document.querySelector('.watch-n')?.textContent === '1'")
 
     host.click(".start")
     for page in (host, guest):
@@ -47,17 +47,17 @@ def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
         arg=UI["errors"]["race_not_started"],
     )
     for page in (host, guest):
-        page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+        page.wait_for_selector(".race-room[data-phase=running]")
     # the watcher's header says the race runs once the countdown is over (no message marks that moment)
-    watcher.wait_for_selector(".watch-view[data-phase=running]", timeout=2_000)
+    watcher.wait_for_selector(".watch-view[data-phase=running]")
     assert UI["phase"]["running"] in watcher.text_content(".race-meta")
 
     # the host draws twice: the host's own board, the guest's view of the host's progress, the watcher's board
     for n in (1, 2):
         host.keyboard.press("d")
         host.wait_for_selector(f'.race-room[data-v="{n}"]')
-    host.wait_for_function("document.querySelector('.race-board .count').textContent === '14'")
-    watcher.wait_for_function("document.querySelector('.seat .count').textContent === '14'")
+    host.wait_for_function("document.querySelector('.race-board .count')?.textContent === '14'")
+    watcher.wait_for_function("document.querySelector('.seat .count')?.textContent === '14'")
     assert guest.text_content(".race-board .count") == "16"  # the guest's own board did not move
     # fair play: the host's drawn card is the guest's next one: the watcher sees it face down for now
     held = watcher.locator(".seat").nth(0).locator(".discard")
@@ -84,7 +84,7 @@ def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
     assert host.locator(".results-table tbody tr.me").count() == 1
     shot(host, "race-results")
     # the watcher sees the code after the end, and can replay the race
-    watcher.wait_for_function("/GO1-[EC]-[A-Z]{7}/.test(document.querySelector('.race-meta').textContent)")
+    watcher.wait_for_function("/GO1-[EC]-[A-Z]{7}/.test(document.querySelector('.race-meta')?.textContent)")
     watcher.click(".replay")
     watcher.wait_for_selector(".watch-view[data-replay=done]", timeout=10_000)
     shot(watcher, "race-replay")
@@ -95,12 +95,12 @@ def test_two_racers_and_a_watcher(new_context: Any, web_server: Any) -> None:
         "id => location.hash.startsWith('#/race/') && !location.hash.endsWith(id)", arg=race_id
     )
     guest.wait_for_function(
-        "text => document.querySelector('.rematch').textContent === text", arg=UI["join_rematch"]
+        "text => document.querySelector('.rematch')?.textContent === text", arg=UI["join_rematch"]
     )
     guest.click(".rematch")
     for page in (host, guest):
         page.wait_for_function(
-            "document.querySelector('.race-room').dataset.phase === 'lobby'"
+            "document.querySelector('.race-room')?.dataset.phase === 'lobby'"
             " && document.querySelectorAll('.racer').length === 2"
         )
     for page in (host, guest, watcher):
@@ -115,20 +115,20 @@ def test_daily_challenge_and_its_leaderboard(new_context: Any, web_server: Any) 
     assert page.get_attribute(".daily-view", "data-played") == "0"
     assert page.text_content(".play-daily") == UI["daily_play"]
     page.wait_for_function(
-        "/^\\d+:\\d\\d:\\d\\d$/.test(document.querySelector('.daily-view .next').textContent)"
+        "/^\\d+:\\d\\d:\\d\\d$/.test(document.querySelector('.daily-view .next')?.textContent)"
     )
     # the day is the server's UTC day: an attempt made just before midnight is not "played" on the day
     # after, so when the page counts down the last seconds of the day, start on the next one
     h, m, s = (int(part) for part in page.text_content(".daily-view .next").split(":"))
     if h * 3600 + m * 60 + s < DAILY_MARGIN_S:
         page.wait_for_function(
-            "document.querySelector('.daily-view .next').textContent.startsWith('23:')",
+            "document.querySelector('.daily-view .next')?.textContent.startsWith('23:')",
             timeout=(DAILY_MARGIN_S + 15) * 1000,
         )
     shot(page, "daily-before")
     page.click(".play-daily")  # an account is not asked for a name: the board shows the account's
     page.wait_for_function("location.hash.startsWith('#/race/')")
-    page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    page.wait_for_selector(".race-room[data-phase=running]")
     assert page.text_content(".race-title").startswith(UI["daily_title"])
     assert page.get_attribute(".nav a[aria-current=page]", "data-view") == "daily"  # not "race"
     assert page.title() == f"{UI['daily_title']} · {UI['app_title']}"

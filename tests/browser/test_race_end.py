@@ -32,7 +32,7 @@ def test_a_racer_done_first_sees_their_result_and_waits_with_live_progress(
     guest.wait_for_selector('.race-room[data-v="1"]')
     guest.keyboard.press("5")
     host.wait_for_function(
-        "document.querySelector('.racer[data-seat=\"2\"] .racer-sub').textContent.includes('1/35')"
+        "document.querySelector('.racer[data-seat=\"2\"] .racer-sub')?.textContent.includes('1/35')"
     )
     assert guest.locator(".my-end").is_hidden()  # still playing: no waiting panel
     shot(host, "race-waiting-for-the-others")
@@ -103,16 +103,16 @@ def test_spectators_follow_the_rematch_and_racers_get_a_clean_address(
     assert watcher.locator(".watch-view .results").is_hidden()  # nothing of the old race stays
 
     guest.wait_for_function(
-        "text => document.querySelector('.rematch').textContent === text", arg=UI["join_rematch"]
+        "text => document.querySelector('.rematch')?.textContent === text", arg=UI["join_rematch"]
     )
     guest.click(".rematch")
     guest.wait_for_function(
-        "document.querySelector('.race-room').dataset.phase === 'lobby'"
+        "document.querySelector('.race-room')?.dataset.phase === 'lobby'"
         " && document.querySelectorAll('.racer').length === 2"
     )
     assert guest.evaluate("location.pathname + location.hash") == f"/#/race/{rematch_id}"
     host.wait_for_function(
-        "document.querySelector('.watch-n').textContent === '1'"
+        "document.querySelector('.watch-n')?.textContent === '1'"
     )  # watched by the spectator
     for page in (host, guest, watcher):
         assert not page.errors, page.errors
@@ -163,8 +163,10 @@ def test_a_racer_whose_game_is_over_sees_their_final_time_and_no_undo(
     host, guest, _ = running_race(new_context, web_server.http)
     for page in (host, guest):  # each racer saw "Go!" as the countdown ended
         assert page.locator(".race-room .go-notice").count() == 1
+    # the clock runs (a starved page may skip a second: any shown second after 0:00 will do)
     host.wait_for_function(
-        "document.querySelector('.race-hud .elapsed').textContent === '0:01'", timeout=5_000
+        "/^0:(0[1-9]|[1-5][0-9])$/.test(document.querySelector('.race-hud .elapsed')?.textContent)",
+        timeout=10_000,
     )
     assert host.locator(".undo").is_visible()
     resign(host)
@@ -172,19 +174,17 @@ def test_a_racer_whose_game_is_over_sees_their_final_time_and_no_undo(
     assert host.locator(".undo").is_hidden() and host.locator(".resign").is_hidden()
     # the opponent is told that the host is done (a notice naming the host's status)
     told = UI["live"]["finished"].split("{status}")[0].split("{name}")[1] + UI["status"]["resigned"]
-    guest.wait_for_function(
-        "s => document.getElementById('toast').textContent.includes(s)", arg=told, timeout=5_000
-    )
+    guest.wait_for_function("s => document.getElementById('toast').textContent.includes(s)", arg=told)
     resign(guest)
     host.wait_for_selector(".results:not([hidden])")
     final = host.evaluate(MY_TIME)
-    assert re.fullmatch(r"0:0\d\.\d", final) and final != "0:00.0", final
+    assert re.fullmatch(r"0:[0-5]\d\.\d", final) and final != "0:00.0", final
     assert host.text_content(".race-hud .elapsed") == final
     assert (host.text_content(".racer.me .racer-sub") or "").endswith(f" · {final}")
     host.reload()  # back to the finished race: the board comes after the race message
     host.wait_for_selector(".results:not([hidden])")
     host.wait_for_selector(".race-hud:not([hidden])")
-    host.wait_for_function(f"document.querySelector('.race-hud .elapsed').textContent === {MY_TIME}")
+    host.wait_for_function(f"document.querySelector('.race-hud .elapsed')?.textContent === {MY_TIME}")
     assert host.locator(".undo").is_hidden() and host.locator(".resign").is_hidden()
     # the race is over: its racer may replay it (the watch view, not sent back to the race)
     host.click(".results .watch-replay")

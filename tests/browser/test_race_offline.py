@@ -1,15 +1,16 @@
 """A race seat is an ordinary game in the page too: a tap made while the server is away is sent again with
 its seq once the connection is back, and applied (it was silently lost before); the board is locked while
-offline (it takes that one move and no other)."""
+offline (it takes that one move and no other, and says so: issue 20, 12)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from golfrace.engine import Draw, Tap
-from golfrace.redis_server import free_port
+from golfrace.engine.i18n import catalog
 from golfrace.settings import Settings
-from golfrace.testing import start_process, stop_process
+from golfrace.store.embedded import free_port
+from golfrace_testkit.servers import start_process, stop_process
 
 from .conftest import ARTIFACTS, FAST_ENV, WORKER
 from .helpers import EXAMPLE_CODE, host_race, of_type, record_frames, replay
@@ -27,7 +28,7 @@ def test_a_race_tap_made_offline_is_applied_once_the_server_is_back(
         page, _race_id = host_race(new_context, running.http, EXAMPLE_CODE)
         frames = record_frames(page)  # the sockets opened from now on: the one after the restart
         page.click(".start")  # a race of one: its host alone
-        page.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])", timeout=8_000)
+        page.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])")
         page.click(".race-board .stock")
         page.wait_for_selector('.race-room[data-v="1"]')
         page.click(FREE_CARD.format(5))
@@ -38,7 +39,11 @@ def test_a_race_tap_made_offline_is_applied_once_the_server_is_back(
         page.wait_for_selector(".race-board[data-offline] .board[aria-busy=true]")  # visibly locked
         page.click(FREE_CARD.format(2))  # a legal tap, made offline: it waits for the connection
         page.wait_for_selector('.race-board[data-offline][data-waiting="1"]')
-        page.click(".race-board .stock")  # locked: no second move waits behind it
+        page.click(".race-board .stock")  # locked: no second move waits behind it, and the page says so
+        notice = catalog("en")["ui"]["offline_one_move"]
+        page.wait_for_function(
+            "text => document.querySelector('#toast.show')?.textContent === text", arg=notice
+        )
         assert page.get_attribute(".race-board", "data-waiting") == "1"
 
         running = start_process(own, env=FAST_ENV, log=log)

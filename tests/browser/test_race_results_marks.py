@@ -9,8 +9,9 @@ from typing import Any
 
 from golfrace.engine.i18n import catalog
 from golfrace.settings import Settings
-from golfrace.testing import start_process, stop_process
+from golfrace_testkit.servers import start_process, stop_process
 
+from ..accounts.helpers import sign_up_in_page
 from .conftest import ARTIFACTS, FAST_ENV
 from .helpers import EXAMPLE_CODE, host_race, open_page, resign
 
@@ -23,7 +24,7 @@ NOTES = "[...document.querySelectorAll('.results-notes:not([hidden]) li')].map(l
 
 def play_two_and_resign(page: Any) -> None:
     page.click(".start")  # a race of one: its host alone
-    page.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])", timeout=8_000)
+    page.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])")
     page.click(".race-board .stock")
     page.wait_for_selector('.race-room[data-v="1"]')
     page.click(".race-board .stock")
@@ -40,7 +41,7 @@ def test_a_resigned_ranked_result_is_scored_as_stuck_and_held_for_review(
     )
     try:
         base = running.http
-        host, race_id = host_race(new_context, base)  # a random deal: ranked
+        host, race_id = host_race(new_context, base, account=True)  # a random deal: ranked (an account's)
         play_two_and_resign(host)
         marked = "tr.me[data-scored-as-stuck='1'][data-review='too_fast'] td:nth-child(3)"
         host.wait_for_selector(f".results {marked}", timeout=10_000)
@@ -83,10 +84,10 @@ def test_the_dailys_verdict_comes_from_the_days_status_also_after_a_reload(
     )
     try:
         page = open_page(new_context, f"{running.http}/#/daily")
-        page.wait_for_selector(".daily-view[data-played]")
-        page.click(".play-daily")
-        page.fill("#name-ask-input", "Dana")
-        page.click("dialog.name-ask .go")
+        page.wait_for_function("window.golfrace.conn.welcome != null")
+        sign_up_in_page(page)  # the day's deal is an account's (fair play 19.1)
+        page.wait_for_selector(".daily-view[data-played][data-guest='0']")
+        page.click(".play-daily")  # an account has its name: no question
         page.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])", timeout=15_000)
         for v in (1, 2):
             page.keyboard.press("d")

@@ -5,22 +5,15 @@ what the test checks. Needs only `node`."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from typing import Any
 
-import pytest
-
-from .conftest import REPO
+from .node import node_json
 
 RACE = "rabcdefghijk"
 
 
 def run(module: str, body: str) -> Any:
     """`body` is a JS function `(m) => value` of the module `src/views/<module>.js`; returns its value."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
     # every state and message is deeply frozen: a reducer that changed one in place would throw (modules are
     # strict code), so each message must give a new state
     script = (
@@ -30,10 +23,8 @@ def run(module: str, body: str) -> Any:
         "const m = {...mod, reduce: (s, msg) => deep(mod.reduce(deep(s), deep(msg)))};"
         f"const out = ({body})(m); process.stdout.write(JSON.stringify(out === undefined ? null : out));}})"
     )
-    out = subprocess.run(
-        [node, "-e", script], capture_output=True, text=True, check=True, cwd=REPO / "client_web", timeout=30
-    )
-    return json.loads(out.stdout)
+    out = node_json(script, timeout=30)
+    return out
 
 
 # a race in its lobby with two racers, as `race` carries it to racer 1 (`you`)
@@ -235,7 +226,7 @@ BOARD = {
     "score": 0,
     "moves": 0,
     "removed": 0,
-    "stock": 16,
+    "stock_count": 16,
     "columns": [["AS", "2H"], ["3C"]],
     "discard": "KD",
     "hidden": False,

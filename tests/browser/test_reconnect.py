@@ -8,9 +8,9 @@ from typing import Any
 import msgpack
 
 from golfrace.engine import Draw, Tap
-from golfrace.redis_server import free_port
 from golfrace.settings import Settings
-from golfrace.testing import start_process, stop_process
+from golfrace.store.embedded import free_port
+from golfrace_testkit.servers import start_process, stop_process
 
 from .conftest import ARTIFACTS, FAST_ENV, WORKER
 from .helpers import EXAMPLE_CODE, click, deal, replay, settled, version, wait_version

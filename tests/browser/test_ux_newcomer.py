@@ -55,7 +55,7 @@ def test_a_race_on_a_laptop_never_scrolls_by_itself(new_context: Any, web_server
         page.set_viewport_size(LAPTOP)
     host.wait_for_function("document.querySelectorAll('.racer').length === 2")
     host.click(".start")
-    host.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    host.wait_for_selector(".race-room[data-phase=running]")
     assert_unscrolled(host, ".race-head", "the countdown")
     for n, action in enumerate(EXAMPLE_WIN[:MOVES], start=1):
         if isinstance(action, Tap):
@@ -80,7 +80,7 @@ def test_go_speaks_the_language_chosen_while_it_shows(new_context: Any, web_serv
     go = {loc: catalog(loc)["ui"]["live"]["go"] for loc in ("en", "he")}
     for page in (host, watcher):
         notice = page.locator(".go-notice")  # made at the countdown's end, shown for 1.2 s, then hidden
-        notice.wait_for(state="attached", timeout=8_000)
+        notice.wait_for(state="attached")
         assert notice.text_content() == go["en"]
         page.select_option(".lang-select", "he")  # in those 1.2 s (or after: the text is the same)
         assert page.evaluate("document.documentElement.dir") == "rtl"
@@ -106,7 +106,7 @@ def test_the_replay_runs_left_to_right_in_hebrew(new_context: Any, web_server: A
     guest = open_page(new_context, f"{base}/r/{race_id}")
     host.wait_for_function("document.querySelectorAll('.racer').length === 2")
     host.click(".start")
-    host.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+    host.wait_for_selector(".race-room[data-phase=running]")
     for n, action in enumerate(EXAMPLE_WIN[:3], start=1):
         host.keyboard.press(str(action.column) if isinstance(action, Tap) else "d")
         host.wait_for_selector(f'.race-room[data-v="{n}"]')

@@ -13,7 +13,7 @@ from .helpers import EXAMPLE_CODE, shot
 from .test_ux_board import PHONE, refused_column
 
 TARGET_PX = 44  # Apple's and Android's guides for a finger's target
-ROUTES = ("", "race", "watch", "daily", "leaderboards", "stats", "rules", "account")
+ROUTES = ("", "race", "watch", "daily", "course", "leaderboards", "stats", "rules", "account")
 # what a finger can hit, visible, and smaller than a target (a card is sized by the board, and a checkbox or
 # radio sits inside a label that is the target); and what sticks out of the screen sideways
 SMALL = """px => [...document.querySelectorAll('button, a[href], input, select, summary')]
@@ -66,7 +66,7 @@ def test_a_racers_board_is_on_the_first_screen_and_notices_cover_no_card(
     page.wait_for_selector(".race-room .start:visible")
     assert page.evaluate(SMALL, TARGET_PX) == [], "lobby"
     page.click(".start")
-    page.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])", timeout=8_000)
+    page.wait_for_selector(".race-room[data-phase=running] .race-hud:not([hidden])")
     assert page.evaluate("scrollY") == 0
     for part in (".race-hud .resign", ".board .stock", ".board .discard"):
         box = page.locator(part).bounding_box()

@@ -26,6 +26,7 @@ from .helpers import (
     EXAMPLE_WIN,
     click,
     deal,
+    dealt,
     press,
     resign,
     running_race,
@@ -44,6 +45,19 @@ def live(page: Any, text: str) -> None:
 
 def toast(page: Any, text: str) -> None:
     page.wait_for_function("text => document.querySelector('#toast.show')?.textContent === text", arg=text)
+
+
+def hint_toast(page: Any, text: str) -> None:
+    """The hint was answered (``data-hint`` names a move) and its toast said `text`. The toast's text stays
+    after it fades (2.6 s), so a page starved by the other test workers cannot fade it before it is read."""
+    page.wait_for_function(
+        "() => /^(tap:|draw)/.test(document.querySelector('.play')?.dataset.hint ?? '')", timeout=60_000
+    )
+    page.wait_for_function("text => document.getElementById('toast')?.textContent === text", arg=text)
+
+
+QUIET = ("--log-level=error",)
+"""esbuild says only errors."""
 
 
 @pytest.mark.parametrize("loc", ["en", "he"])
@@ -89,13 +103,16 @@ def test_the_hint_at_the_start_of_an_unwinnable_deal(new_context: Any, web_serve
     texts = catalog(loc)["ui"]
     deal(page, UNWINNABLE)
     page.click(".play .hint")
-    toast(page, texts["hint_unwinnable"])  # move 0: nothing was lost, the deal itself can't be won
+    hint_toast(page, texts["hint_unwinnable"])  # move 0: nothing was lost, the deal itself can't be won
     hint = page.get_attribute(".play", "data-hint") or ""
     action: Tap | Draw = Tap(int(hint.split(":")[1])) if hint.startswith("tap:") else Draw()
-    page.evaluate("document.getElementById('toast').classList.remove('show')")
+    page.evaluate(
+        "const t = document.getElementById('toast'); t.classList.remove('show'); t.textContent = '';"
+        "delete document.querySelector('.play').dataset.hint"
+    )
     click(page, action)
     page.click(".play .hint")
-    toast(page, texts["hint_lost"])
+    hint_toast(page, texts["hint_lost"])
     assert not page.errors
 
 
@@ -120,7 +137,7 @@ def test_one_rule_for_times() -> None:
         pytest.skip("node is not installed")
     cwd = REPO / "client_web"
     bundle = subprocess.run(
-        [npx, "esbuild", "src/format.js", "--bundle", "--format=esm", "--platform=node", "--log-level=error"],
+        [npx, "esbuild", "src/ui/format.js", "--bundle", "--format=esm", "--platform=node", *QUIET],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -128,7 +145,8 @@ def test_one_rule_for_times() -> None:
         check=True,
     ).stdout
     out = subprocess.run(
-        [node, "--input-type=module", "-e", bundle + TIMES],
+        [node, "--input-type=module"],  # the program on stdin: the bundle is over an argument's size limit
+        input=bundle + TIMES,
         capture_output=True,
         text=True,
         timeout=30,
@@ -176,7 +194,11 @@ def test_a_win_is_a_moment(new_context: Any, web_server: Any, loc: str, size: st
     assert dlg.locator(".won-par").text_content() == texts["par"].format(n=350)
     assert dlg.locator(".won-rank").text_content() == texts["unranked"]
     assert dlg.locator(".unranked-why").text_content() == texts["unranked_solo"]
-    for button, key in [(".share-end", "share"), (".again-end", "rematch"), (".race-end", "race_friend")]:
+    for button, key in [
+        (".share-end", "share"),
+        (".again-end", "same_deal_again"),
+        (".race-end", "race_friend"),
+    ]:
         assert dlg.locator(button).is_visible() and dlg.locator(button).text_content() == texts[key]
     assert page.evaluate("window.golfrace.metrics.chimes") == 1
     page.wait_for_selector(".cascade", state="detached", timeout=10_000)  # a short moment
@@ -187,11 +209,7 @@ def test_a_win_is_a_moment(new_context: Any, web_server: Any, loc: str, size: st
     shot(page, f"ux-win-dialog-{size}-{loc}")
     # Rematch: the same deal again, and Race a friend: a race on this code, in its lobby
     dlg.locator(".again-end").click()
-    page.wait_for_function(
-        "code => document.querySelector('[data-testid=code]').textContent === code"
-        " && document.querySelector('.play').dataset.v === '0'",
-        arg=EXAMPLE_CODE,
-    )
+    dealt(page, EXAMPLE_CODE)
     assert page.locator("[data-testid=win-dialog]").count() == 0
     win(page, by=press)  # the first win was by mouse
     dlg = page.locator("[data-testid=win-dialog]")

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import REPO
+from .node import node_json
 
 # Feed the messages from stdin to `reduce`, starting from `initial()`; print each state and whether the
 # message left the state as it was (the very same object: nothing to paint).
@@ -252,6 +253,25 @@ def test_daily_errors_and_reconnects() -> None:
     assert [s["state"]["connections"] for s in steps[2:]] == [1, 2]  # each one: ask for the status again
 
 
+def test_daily_starts_afresh_on_each_visit_but_counts_its_handshakes_on() -> None:
+    """`reset` (the view mounted again): the last visit's status, attempt and notice are stale; the handshakes
+    seen stay counted, so that the reset itself asks for no status (the mount does, once)."""
+    _, steps = feed(
+        "daily_state",
+        [
+            {"t": "ready"},
+            STATUS,
+            {"t": "play_asked"},
+            {"t": "error", "ref": "daily_play", "code": "rate_limited"},
+            {"t": "reset"},
+            {"t": "ready"},
+        ],
+    )
+    fresh = {"daily": None, "waiting": False, "joined": None, "connections": 1, "notice": None}
+    assert steps[4]["state"] == fresh
+    assert steps[5]["state"]["connections"] == 2
+
+
 def test_daily_play_button_label() -> None:
     node = shutil.which("node")
     if node is None:
@@ -267,16 +287,8 @@ def test_daily_play_button_label() -> None:
         "const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
         "process.stdout.write(JSON.stringify(cases.map(c => m.playLabel(c))));})"
     )
-    out = subprocess.run(
-        [node, "-e", script],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=REPO / "client_web",
-        timeout=30,
-    )
-    assert json.loads(out.stdout) == [
+    out = node_json(script, cases, timeout=30)
+    assert out == [
         "ui.daily_play",
         "ui.daily_play",
         "ui.daily_continue",
@@ -396,3 +408,107 @@ def test_account_shows_the_profile_of_the_account_signed_in() -> None:
     assert states[6]["profile"] is None and states[6]["shows"] == 3
     assert states[7]["expired"]  # the view signs out
     assert steps[9]["same"]
+
+
+def test_leaderboards_read_the_course_boards_a_page_at_a_time() -> None:
+    """A course's board (by course code, the weekend's daily course by day) is fetched, never followed: the
+    server sends no live changes of it."""
+    page = {"board": "course:GC1-E-AAAAAAB", "total": 1, "entries": [], "you": None}
+    _, steps = feed(
+        "leaderboards_state",
+        [
+            {"t": "load", "kind": "course", "key": "GO1-E-AAAAAAB"},  # a game code is not a course code
+            {"t": "load", "kind": "course", "key": "GC1-X-AAAAAAB"},
+            {"t": "load", "kind": "course", "key": " gc1-e-aaaaaab "},
+            {"t": "page", "n": 3, "data": page},
+            {"t": "load", "kind": "course-day", "key": "", "now": 1_798_848_000_000},  # 2027-01-02
+        ],
+    )
+    states = [s["state"] for s in steps]
+    assert states[0]["error"] == {"key": "ui.course.code_help"} and states[0]["path"] is None
+    assert states[1]["error"] == {"key": "ui.code_errors.rules"}
+    assert states[2]["path"] == "course/GC1-E-AAAAAAB" and states[2]["error"] is None
+    assert states[3]["shown"] == page and states[3]["watched"] is None
+    assert states[4]["path"] == "course-day/2027-01-02"
+
+
+def test_course_view_plays_the_daily_course_the_server_deals() -> None:
+    """The daily course: the server's card and the hole's game (its code never known here); a hole is shown
+    by its game id; the page's own "next" records nothing (the server does)."""
+    msgs: list[dict[str, Any]] = [
+        {"t": "daily", "day": "2027-01-02", "holes": [], "game": "d1"},
+        {"t": "daily", "day": "2027-01-02", "holes": [], "game": "d1"},  # asked again: the same
+        {"t": "shown", "state": course_game("", "playing", 35, "other")},  # not the dealt game
+        {"t": "shown", "state": {**course_game("", "stuck", 6, "d1", 30), "code": None}},
+        {"t": "next"},  # the server records it, not the page
+        {"t": "daily", "day": "2027-01-02", "holes": [6], "game": "d2"},
+        {"t": "daily", "day": "2027-01-02", "holes": [6, 5, 4, 3, 2, 1, 0, 7, 8], "game": None},
+    ]
+    _initial, steps = feed("course_state", msgs)
+    states = [s["state"] for s in steps]
+    assert states[0]["card"] == {"code": "", "holes": [], "game": "d1", "daily": "2027-01-02"}
+    assert states[0]["deals"] == 1
+    assert steps[1]["same"] and steps[2]["same"]
+    assert states[3]["game"]["game"] == "d1"
+    assert steps[4]["same"]
+    assert states[5]["card"]["holes"] == [6] and states[5]["deals"] == 2 and states[5]["game"] is None
+    assert states[6]["card"]["game"] is None and states[6]["deals"] == 2
+
+
+def course_game(code: str, status: str, left: int, gid: str, v: int = 0) -> dict[str, Any]:
+    """A shown hole with ``left`` cards on the tableau (spread over the columns)."""
+    columns = [["KS"] * (left // 7 + (1 if c < left % 7 else 0)) for c in range(7)]
+    return {"game": gid, "v": v, "code": code, "status": status, "columns": columns}
+
+
+def test_course_view_records_each_hole_once_over() -> None:
+    from golfrace.engine.course import CourseCode
+
+    holes = [str(h) for h in CourseCode.parse("GC1-E-AAAAAAB").holes]
+    msgs: list[dict[str, Any]] = [
+        {"t": "next"},  # no course yet: nothing
+        {"t": "begin", "code": "GC1-E-AAAAAAB"},
+        {"t": "shown", "state": course_game(holes[1], "playing", 35, "x")},  # not this hole's game
+        {"t": "shown", "state": course_game(holes[0], "playing", 35, "h1")},
+        {"t": "next"},  # still playing: nothing
+        {"t": "shown", "state": course_game(holes[0], "stuck", 4, "h1", 40)},
+        {"t": "next"},
+        {"t": "next"},  # the next hole is not shown yet: nothing
+        {"t": "shown", "state": course_game(holes[1], "won", 0, "h2", 30)},
+        {"t": "next"},
+    ]
+    for n in range(2, 9):
+        msgs += [{"t": "shown", "state": course_game(holes[n], "stuck", n, f"h{n + 1}", 9)}, {"t": "next"}]
+    msgs += [
+        {"t": "shown", "state": course_game(holes[0], "playing", 35, "late")},  # after the ninth: nothing
+        {"t": "reset"},
+    ]
+    initial, steps = feed("course_state", msgs)
+    assert initial == {"card": None, "game": None, "deals": 0}
+    assert [s["same"] for s in steps[:5]] == [True, False, True, False, True]
+    assert steps[1]["state"]["deals"] == 1 and steps[1]["state"]["card"]["holes"] == []
+    assert steps[3]["state"]["card"]["game"] == "h1"
+    after_first = steps[6]["state"]
+    assert after_first["card"] == {"code": "GC1-E-AAAAAAB", "holes": [4], "game": None}
+    assert after_first["deals"] == 2 and after_first["game"] is None
+    assert steps[7]["same"]
+    assert steps[9]["state"]["card"]["holes"] == [4, 0]
+    done = steps[-3]["state"]
+    assert done["card"]["holes"] == [4, 0, 2, 3, 4, 5, 6, 7, 8]
+    assert done["deals"] == 9  # the ninth hole's end deals nothing more
+    assert steps[-2]["same"]
+    assert steps[-1]["state"]["card"] is None
+
+
+def test_course_view_loads_a_card_afresh_and_keeps_counting_deals() -> None:
+    """`load` (the route changed between the open course and the daily one): the card given (the stored one,
+    or none), no game, and the deals counted on, so that loading deals nothing."""
+    card = {"code": "GC1-E-AAAAAAB", "holes": [4, 0], "game": "h3"}
+    msgs: list[dict[str, Any]] = [
+        {"t": "daily", "day": "2027-01-02", "holes": [], "game": "d1"},
+        {"t": "load", "card": None},
+        {"t": "load", "card": card},
+    ]
+    _initial, steps = feed("course_state", msgs)
+    assert steps[1]["state"] == {"card": None, "game": None, "deals": 1}
+    assert steps[2]["state"] == {"card": card, "game": None, "deals": 1}

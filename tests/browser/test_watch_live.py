@@ -46,11 +46,11 @@ def test_live_races_go_and_a_racer_finishing(
     watcher.wait_for_function("document.querySelectorAll('.seat').length === 2")
     host.click(".start")
     # the countdown ends: "Go!"
-    watcher.wait_for_selector(".watch-view[data-phase=running] .go-notice.show", timeout=8_000)
+    watcher.wait_for_selector(".watch-view[data-phase=running] .go-notice.show")
     assert watcher.text_content(".go-notice") == texts["live"]["go"]
     shot(watcher, f"watch-go-{lang}-{viewport['width']}")
     for page in (host, guest):
-        page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+        page.wait_for_selector(".race-room[data-phase=running]")
     host.keyboard.press("d")
     host.wait_for_selector('.race-room[data-v="1"]')
     resign(host)
@@ -85,7 +85,7 @@ def test_live_races_go_and_a_racer_finishing(
     watcher.wait_for_selector(".watch-view[data-phase=finished]")
     watcher.goto(f"{base}/?lang={lang}#/watch")
     # the list is fetched again on the way back (and every few seconds): the race is gone from it
-    watcher.wait_for_function("sel => !document.querySelector(sel)", arg=item, timeout=8_000)
+    watcher.wait_for_function("sel => !document.querySelector(sel)", arg=item)
     assert not watcher.errors
 
 
@@ -97,7 +97,7 @@ def test_replay_pause_step_speed_and_scrub(
     host, guest, race_id = start_two(new_context, base, EXAMPLE_CODE)
     host.click(".start")
     for page in (host, guest):
-        page.wait_for_selector(".race-room[data-phase=running]", timeout=8_000)
+        page.wait_for_selector(".race-room[data-phase=running]")
     line = [Draw(), Tap(5), Tap(2)]
     for n, action in enumerate(line, start=1):
         host.keyboard.press("d" if isinstance(action, Draw) else str(action.column))
@@ -148,7 +148,7 @@ def test_replay_pause_step_speed_and_scrub(
     assert watcher.get_attribute(".watch-view", "data-replay-pos") == held
     watcher.select_option(".r-speed select", "4")
     watcher.click(".r-toggle")
-    watcher.wait_for_selector(".watch-view[data-replay=done]", timeout=5_000)
+    watcher.wait_for_selector(".watch-view[data-replay=done]")
     assert watcher.get_attribute(".r-toggle", "aria-label") == texts["live"]["play"]
     if viewport == PHONE:
         assert watcher.evaluate(

@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from golfrace.balancer import Balancer, haproxy_binary
-from golfrace.client import Client
-from golfrace.limits import GENEROUS
-from golfrace.redis_cluster import LocalCluster, cluster_binaries
+from golfrace.live.limits import GENEROUS
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, start_process, stop_process
+from golfrace_client.client import Client
+from golfrace_testkit.balancer import Balancer, haproxy_binary
+from golfrace_testkit.cluster import LocalCluster, cluster_binaries
+from golfrace_testkit.servers import RunningServer, start_process, stop_process
 
 from ..conftest import TEST_SECRET
 
@@ -43,6 +43,11 @@ INSTANCES = 3
 T = 10.0  # seconds: the longest a single wait may take
 INSTANCE_ENV = {
     "GOLFRACE_RACE_WATCHER_REFRESH_S": "0.3",
+    # quick races (test_cluster_pool.py): quick waves, bots soon, bots that finish within seconds
+    "GOLFRACE_POOL_WAVE_INTERVAL_S": "0.5",
+    "GOLFRACE_POOL_BOT_WAIT_S": "2",
+    "GOLFRACE_POOL_BOT_MOVE_MS": "60",
+    "GOLFRACE_POOL_COUNTDOWN_MS": "800",
     "GOLFRACE_RACE_WATCHER_STALE_S": "1.5",
     # the daily test signs players up through HAProxy (public boards take accounts only): all from loopback,
     # with cheap password hashes

@@ -8,11 +8,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from golfrace.client import Client, ClientClosed
 from golfrace.engine import GameCode, parse_token, replay
-from golfrace.game_codec import decode_state
-from golfrace.keys import game_key
-from golfrace.redis_conn import cluster_client
+from golfrace.store.connection import cluster_client
+from golfrace.store.game_codec import decode_state
+from golfrace.store.keys import game_key
+from golfrace_client.client import Client, ClientClosed
 
 T = 10.0
 RESEND = {"unavailable", "busy", "internal"}

@@ -8,10 +8,10 @@ import secrets
 
 import httpx
 
-from golfrace.accounts import keys
-from golfrace.accounts.service import CLOSE_SIGNED_OUT
 from golfrace.accounts.sessions import COOKIE
-from golfrace.redis_conn import cluster_client
+from golfrace.store import account_keys as keys
+from golfrace.store.connection import cluster_client
+from golfrace.wire.protocol import CLOSE_SIGNED_OUT
 
 from ..accounts.conftest import ws_client
 from ..accounts.soft_authenticator import SoftAuthenticator
@@ -21,10 +21,10 @@ from .conftest import Deployment, T
 async def test_an_account_across_instances_and_shards(deploy: Deployment) -> None:
     first, second, third = deploy.servers
     name = "Cl" + secrets.token_hex(4)
-    auth = SoftAuthenticator(third.http)
+    auth = SoftAuthenticator(third.site)
     async with (
-        httpx.AsyncClient(base_url=first.http, timeout=T) as on_first,
-        httpx.AsyncClient(base_url=third.http, timeout=T) as on_third,
+        httpx.AsyncClient(base_url=first.site, timeout=T) as on_first,
+        httpx.AsyncClient(base_url=third.site, timeout=T) as on_third,
     ):
         start = (await on_first.post("/api/account/passkey/signup/options", json={"username": name})).json()
         credential = auth.create(start["options"])  # answered to the page of the third instance
@@ -38,14 +38,14 @@ async def test_an_account_across_instances_and_shards(deploy: Deployment) -> Non
         sockets = [await ws_client(server, session=session) for server in deploy.servers]
         deploy.clients.extend(sockets)
         assert {s.player for s in sockets} == {player}
-        async with httpx.AsyncClient(base_url=second.http, timeout=T, cookies={COOKIE: session}) as on_second:
+        async with httpx.AsyncClient(base_url=second.site, timeout=T, cookies={COOKIE: session}) as on_second:
             assert (await on_second.get("/api/account/profile")).json()["account"]["username"] == name
             signed_out = await on_second.post("/api/account/signout", json={"all": True})
             assert signed_out.json() == {"signed_out": 1}
         for s in sockets:  # closed on every instance, not only the one that signed out
             assert await s.wait_closed(T) == CLOSE_SIGNED_OUT
         # sign in again with the passkey (options on the second instance, answer on the third) and delete
-        async with httpx.AsyncClient(base_url=second.http, timeout=T) as on_second:
+        async with httpx.AsyncClient(base_url=second.site, timeout=T) as on_second:
             start = (await on_second.post("/api/account/passkey/signin/options", json={})).json()
         answer = auth.get(start["options"])
         r = await on_third.post(
@@ -53,7 +53,7 @@ async def test_an_account_across_instances_and_shards(deploy: Deployment) -> Non
         )
         assert r.status_code == 200, r.text
         # deleting asks the passkey again (options on the first instance, answered to the third's page)
-        async with httpx.AsyncClient(base_url=first.http, timeout=T, cookies=on_third.cookies) as same:
+        async with httpx.AsyncClient(base_url=first.site, timeout=T, cookies=on_third.cookies) as same:
             start = (await same.post("/api/account/reauth/options", json={})).json()
         proof = {
             "confirm": name,

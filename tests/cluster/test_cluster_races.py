@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from golfrace.client import Client
 from golfrace.races.leaderboard import composite
+from golfrace_client.client import Client
 
 from ..accounts.conftest import ws_client
 from ..races.test_wire import (
@@ -89,10 +89,14 @@ async def test_a_race_with_racers_and_a_watcher_on_three_instances(deploy: Deplo
     assert all(f["results"] == finals[0]["results"] for f in finals)
     results = {r["player"]: r for r in finals[0]["results"]}
     assert results[bob.player]["status"] == "resigned" and results[bob.player]["moves"] == 3
+    # each move once, in order: a board sent again without a move (diff null: every racer still playing has
+    # now drawn as far, here when Bob's resignation lands after some of Ann's draws) is no move
     ann_moves = [
-        f["board"]["moves"] for f in eve.frames if f.get("t") == "race_board" and f["board"]["seat"] == 1
+        f["board"]["moves"]
+        for f in eve.frames
+        if f.get("t") == "race_board" and f["board"]["seat"] == 1 and f["diff"] is not None
     ]
-    assert ann_moves == list(range(1, results[ann.player]["moves"] + 1))  # each once, in order
+    assert ann_moves == list(range(1, results[ann.player]["moves"] + 1))
 
     async with httpx.AsyncClient(base_url=deploy.balancer.http, timeout=T) as http:
         record = (await http.get(f"/api/games/{results[ann.player]['game']}")).json()
@@ -182,7 +186,8 @@ async def test_the_daily_and_its_leaderboard_across_shards(deploy: Deployment) -
     def key(player: str) -> tuple[int, str]:
         r = mine[player]
         entry = next(e for e in board["entries"] if e["player"] == player)
-        return composite(r["score"], entry["elapsed"], r["moves"]), f"{entry['finished_at']:013d}"
+        key = composite(r["score"], entry["elapsed"], r["moves"], entry["stopped"])
+        return key, f"{entry['finished_at']:013d}"
 
     assert ranked == sorted(ranked, key=key)
     for p, status, best in zip(players, statuses, bests, strict=True):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from golfrace.engine import Game, Refusal, StateError, parse_moves
-from golfrace.game_codec import decode_state, encode_state
+from golfrace.store.game_codec import decode_state, encode_state
 
 EXAMPLE = "GO1-E-AAAAAAB"  # the seeds' deal: 8S is drawn first; then 9C (column 5) and 8C (column 2) go
 

@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from golfrace.errors import ErrorCode
+from golfrace.wire.errors import ErrorCode
 
 from .test_wire import T
 

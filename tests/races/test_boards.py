@@ -11,6 +11,7 @@ from golfrace.engine import GameCode
 from golfrace.races.errors import RaceError
 from golfrace.races.leaderboard import Entry, Leaderboards, code_board, composite, member
 from golfrace.races.race import Race
+from golfrace.races.ranking import order
 from golfrace.races.replay import GameRecord, RecordStore, public, verify
 
 from ..accounts.helpers import make_account_record
@@ -30,6 +31,31 @@ def test_composite_orders_exactly_and_fits_a_double() -> None:
     assert composite(350, 1000, 500) < composite(350, 1001, 0)  # then time
     assert composite(350, 1000, 60) < composite(350, 1000, 61)  # then moves
     assert member(5, "z") < member(10, "a")  # then the earlier finish (byte order of the member)
+
+
+def test_composite_ranks_a_stopped_game_below_one_played_to_its_end_and_above_one_of_no_move() -> None:
+    """Fair play 19.8: at the same score, played to its end (however slow) < stopped (however quick) < no
+    move; the score still comes first, and the rule is ``ranking.order``'s, packed."""
+    stuck = composite(0, 2**26 - 1, 2**16 - 1)
+    resigned = composite(0, 0, 1, stopped=True)
+    countdown = composite(0, 0, 0, stopped=True)
+    assert stuck < resigned < countdown < 2**53
+    assert composite(10, 10**9, 500, stopped=True) < composite(0, 0, 1)  # the score first
+    assert composite(0, 5, 3, stopped=True) < composite(0, 6, 3, stopped=True)  # then the time, among stopped
+    assert composite(0, 0, 0) == composite(0, 0, 0, stopped=True)  # no move: stopped or not, the same level
+    pairs = [((0, 90_000, 20, False), (0, 1_000, 1, True)), ((0, 1, 1, True), (0, 0, 0, False))]
+    for (s1, e1, m1, x1), (s2, e2, m2, x2) in pairs:
+        assert (composite(s1, e1, m1, x1) < composite(s2, e2, m2, x2)) == (
+            order(s1, m1, e1, x1) < order(s2, m2, e2, x2)
+        )
+
+
+def test_keys_stored_before_the_stopped_level_read_the_same() -> None:
+    """The layout before the stopped level (no-move bit at 43, 27 bits of time at 16) gives, for any time
+    under 2**26 ms, the key this one gives a game not stopped: boards already stored keep their order."""
+    for score, elapsed, moves in [(350, 61_000, 40), (0, 0, 0), (120, 2**26 - 1, 2**16 - 1), (0, 5, 1)]:
+        before = ((350 - score) << 44) | ((moves == 0) << 43) | (elapsed << 16) | moves
+        assert composite(score, elapsed, moves) == before
 
 
 async def test_tie_breaks_on_a_real_board(rds: aioredis.Redis) -> None:

@@ -13,8 +13,9 @@ from golfrace.races import leaderboard as lb
 from golfrace.races.daily import day_of
 from golfrace.races.daily_stats import score_counts
 
-from ..accounts.helpers import make_account_record
+from ..accounts.helpers import sign_in_client
 from .test_daily_wire import play_daily
+from .test_fair_play import REVIEW_T, settled
 from .test_wire import T
 
 
@@ -36,13 +37,20 @@ async def test_the_scores_endpoint(server: Any, server_clock: Any, make_client: 
     """Today's real daily, played out over the websocket: its score is counted, and nothing else is said."""
     today = day_of(server_clock())  # the server's day (its clock runs ahead by the countdowns moved on)
     player = await make_client(name="Dee")
-    await make_account_record(server.ctx.redis, player.player, "Dee")  # the daily board takes accounts only
+    await sign_in_client(server.ctx.redis, player, "Dee")  # the daily board takes accounts only
     played = await play_daily(player, resign=False, clock=server_clock)
     mine = played["final"]["results"][0]["score"]
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
-        answer = await http.get(f"/api/daily/{today}/scores")
-        assert answer.status_code == 200
-        body = answer.json()
+
+        async def counted() -> dict[str, Any] | None:
+            # a result near the top of the board waits for its knowledge review (a worker process, slower
+            # on a loaded machine) before it is counted: the count is read once it has come
+            answer = await http.get(f"/api/daily/{today}/scores")
+            assert answer.status_code == 200
+            body: dict[str, Any] = answer.json()
+            return body if dict(body["scores"]).get(mine, 0) >= 1 else None
+
+        body = await settled(counted, REVIEW_T)
         assert set(body) == {"date", "total", "scores"} and body["date"] == today.isoformat()
         assert body["total"] == sum(n for _, n in body["scores"]) >= 1
         assert all(len(pair) == 2 and all(type(x) is int for x in pair) for pair in body["scores"])

@@ -15,10 +15,11 @@ import pytest
 from golfrace.engine import GameCode, Status, parse_token, replay
 from golfrace.races import solving
 from golfrace.races.daily import choose_code, day_start_ms
+from golfrace.races.followers import RaceWire
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace_testkit.servers import RunningServer, running_server
 
-from ..accounts.helpers import make_account_record
+from ..accounts.helpers import sign_in_client
 from ..clock import MovableClock
 from ..conftest import TEST_SECRET
 from .test_wire import T, open_seat, play_out, wait_start
@@ -76,7 +77,7 @@ async def test_daily_first_attempt_streaks_and_board(
 ) -> None:
     server, clock = clocked
     player = await make_client(server.ws, name="Dee")
-    await make_account_record(server.ctx.redis, player.player, "Dee")  # the daily board takes accounts only
+    await sign_in_client(server.ctx.redis, player, "Dee")  # the daily board takes accounts only
     fan = await make_client(server.ws, name="Fan")
     await fan.send({"t": "board_watch", "board": f"daily:{DAY}"})
     assert (await fan.expect("board", T))["total"] == 0
@@ -144,6 +145,7 @@ async def test_the_daily_code_stays_secret_until_the_day_is_over(
     server, clock = clocked
     clock.go(DAY + timedelta(days=10))
     player = await make_client(server.ws, name="Dee")
+    await sign_in_client(server.ctx.redis, player, "Dee")  # only an account is dealt the day's deal (19.1)
     other = await make_client(server.ws, name="Oz")
     # a second daily_play while the first attempt is unfinished takes the player back to it
     await player.send({"t": "daily_play"})
@@ -158,7 +160,7 @@ async def test_the_daily_code_stays_secret_until_the_day_is_over(
     # fair play 11.2 (a throwaway token resigns at once): not even its own player sees the code the same day,
     # nor anybody else: not in the race's page data, not when watching it
     assert done["code"] is None
-    code = str(await server.ctx.extras["races"].service.daily.code(DAY + timedelta(days=10)))  # type: ignore[union-attr]
+    code = str(await server.ctx.get(RaceWire).service.daily.code(DAY + timedelta(days=10)))
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
         assert (await http.get(f"/api/races/{first['race']}")).json()["code"] is None
         await other.send({"t": "watch", "race": first["race"]})
@@ -173,9 +175,10 @@ async def test_a_daily_play_refused_for_its_name_does_not_use_up_the_attempt(
     server, clock = clocked
     clock.go(DAY + timedelta(days=20))
     player = await make_client(server.ws, name="N" * 30)  # hello allows 32 characters, a race name 24
+    session = await sign_in_client(server.ctx.redis, player, "Dee")  # the day's deal: accounts only (19.1)
     await player.send({"t": "daily_play"})
     assert (await player.expect("error", T))["code"] == "bad_option"
-    await player.send({"t": "hello", "name": "Dee"})
+    await player.send({"t": "hello", "name": "Dee", "session": session})
     await player.expect("welcome", T)
     await player.send({"t": "daily_play"})
     race = await player.expect("race", T, where=lambda m: m.get("daily") is not None)

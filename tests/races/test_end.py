@@ -12,12 +12,14 @@ import pytest
 
 from golfrace.races import leaderboard as lb
 from golfrace.races.daily import day_of
+from golfrace.races.ending import COMPLETE_AFTER_SWEEPS
+from golfrace.races.followers import RaceWire
 from golfrace.races.race import Race, Seats
-from golfrace.races.service import COMPLETE_AFTER_SWEEPS, RaceService
+from golfrace.races.service import RaceService
 from golfrace.settings import Settings
-from golfrace.testing import running_server
+from golfrace_testkit.servers import running_server
 
-from ..accounts.helpers import make_account_record
+from ..accounts.helpers import sign_in_client
 from ..clock import MovableClock
 from .test_wire import T, new_race, start
 
@@ -33,7 +35,7 @@ def die_after_the_end(service: RaceService, monkeypatch: pytest.MonkeyPatch) -> 
         ended.append(race.id)
         return race
 
-    monkeypatch.setattr(service, "_finish", dead)
+    monkeypatch.setattr(service.ending, "finish", dead)
     return ended
 
 
@@ -45,10 +47,10 @@ def another_instance(service: RaceService) -> RaceService:
 async def test_a_daily_end_whose_aftermath_died_is_completed_once_by_another_instance(
     make_client: Any, server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service: RaceService = server.ctx.extras["races"].service
+    service: RaceService = server.ctx.get(RaceWire).service
     ended = die_after_the_end(service, monkeypatch)
     dee = await make_client(name="Dee")
-    await make_account_record(server.ctx.redis, dee.player, "Dee")  # public boards take accounts only
+    await sign_in_client(server.ctx.redis, dee, "Dee")  # public boards take accounts only
     await dee.send({"t": "daily_play"})
     race = await dee.expect("race", T, where=lambda m: m.get("daily") is not None)
     rid, day = race["race"], day_of(service.clock())
@@ -85,10 +87,10 @@ async def test_the_daily_status_asked_before_the_aftermath_gives_the_result(
 ) -> None:
     """The Daily tab opened as an attempt ends (its aftermath not run yet, or its instance dead) shows the
     result and the share text, not "Continue" for an attempt that is over."""
-    service: RaceService = server.ctx.extras["races"].service
+    service: RaceService = server.ctx.get(RaceWire).service
     ended = die_after_the_end(service, monkeypatch)
     eve = await make_client(name="Eve")
-    await make_account_record(server.ctx.redis, eve.player, "Eve")
+    await sign_in_client(server.ctx.redis, eve, "Eve")
     await eve.send({"t": "daily_play"})
     rid = (await eve.expect("race", T, where=lambda m: m.get("daily") is not None))["race"]
     await eve.send({"t": "race_resign", "race": rid})
@@ -104,10 +106,10 @@ async def test_the_daily_status_asked_before_the_aftermath_gives_the_result(
 async def test_a_race_game_record_is_served_even_when_its_end_was_cut_short(
     make_client: Any, server: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    service: RaceService = server.ctx.extras["races"].service
+    service: RaceService = server.ctx.get(RaceWire).service
     ended = die_after_the_end(service, monkeypatch)
     ann = await make_client(name="Ann")
-    await make_account_record(server.ctx.redis, ann.player, "Ann")  # public boards take accounts only
+    await sign_in_client(server.ctx.redis, ann, "Ann")  # public boards take accounts only
     rid = (await new_race(ann, name="Ann", seats=1))["race"]
     await start(ann, rid)
     await ann.send({"t": "race_resign", "race": rid})
@@ -129,7 +131,7 @@ async def test_an_instance_that_saw_the_end_completes_it_when_the_ending_one_die
     clock = MovableClock()  # both instances on one clock: B's wait before it completes the end is moved on
     own = settings.with_(port=0)
     async with running_server(own, clock=clock) as a, running_server(own, clock=clock) as b:
-        ended = die_after_the_end(a.ctx.extras["races"].service, monkeypatch)
+        ended = die_after_the_end(a.ctx.get(RaceWire).service, monkeypatch)
         ann = await make_client(a.ws, name="Ann")
         eve = await make_client(b.ws, name="Eve")
         rid = (await new_race(ann, name="Ann", seats=1))["race"]
@@ -141,7 +143,7 @@ async def test_an_instance_that_saw_the_end_completes_it_when_the_ending_one_die
         assert ended == [rid]  # A wrote the end and "died" before its aftermath
         # B saw the end's event (Eve's message came after it): a few sweeps later, it completes the end
         await clock.advance(COMPLETE_AFTER_SWEEPS * own.races.sweep_interval_s)
-        records = b.ctx.extras["races"].service.records  # a plain read: it touches no race
+        records = b.ctx.get(RaceWire).service.records  # a plain read: it touches no race
         deadline = asyncio.get_running_loop().time() + T
         while (record := await records.load(f"{rid}-1")) is None:
             assert asyncio.get_running_loop().time() < deadline, "B never completed the end"

@@ -11,25 +11,30 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import date, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from golfrace.client import Client
 from golfrace.engine import GameCode
 from golfrace.races.daily import day_start_ms
+from golfrace.races.followers import RaceWire
 from golfrace.races.leaderboard import code_board, daily_board
 from golfrace.races.storage import race_key
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer
 
-from ..accounts.helpers import make_account_record
+from ..accounts.helpers import sign_in_client
 from ..clock import MovableClock as Clock
+from ..own_server import own_server
 from .test_wire import T, act, apply_diff, greedy, join, new_race, open_seat, start, wait_start
 
 DAY = date(2031, 5, 20)
 HOUR_MS = 3_600_000
+REVIEW_T = 60.0
+"""Seconds a result near the top of a board may wait for its knowledge review (a worker process starts)."""
 
 
 async def settled(probe: Callable[[], Awaitable[Any]], timeout: float = T) -> Any:
@@ -54,8 +59,10 @@ async def tabs(server: RunningServer, token: str | None, n: int, made: list[Clie
 
 
 async def account(server: RunningServer, client: Client) -> None:
-    """Make the client's player an account: public boards take accounts only."""
-    await make_account_record(server.ctx.redis, str(client.player), "u" + str(client.player)[1:9])  # type: ignore[union-attr]
+    """Make the client's player a signed-in account (its connection says hello again with a live session):
+    public boards take accounts only, a ranked race seats accounts only, and only an account's daily attempt
+    deals the day's deal (fair play 19.1, 19.2)."""
+    await sign_in_client(server.ctx.redis, client)  # type: ignore[union-attr]
 
 
 @pytest.fixture
@@ -64,18 +71,6 @@ async def made() -> Any:
     yield clients
     for client in clients:
         await client.close()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    """The server time of the test's own servers (``create_app(..., clock=...)``), moved at will."""
-    return Clock(int(time.time() * 1000))
-
-
-@pytest.fixture
-async def clocked(settings: Settings, clock: Clock) -> Any:
-    async with running_server(settings.with_(port=0), clock=clock) as running:
-        yield running
 
 
 async def attempt(client: Client) -> dict[str, Any]:
@@ -116,10 +111,14 @@ async def test_eight_tabs_asking_at_once_get_one_ranked_attempt_and_no_practice(
 ) -> None:
     server = clocked
     clock.set(day_start_ms(DAY) + 12 * HOUR_MS)
-    service = server.ctx.extras["races"].service  # type: ignore[union-attr]
+    service = server.ctx.get(RaceWire).service
     await asyncio.wait_for(service.daily.code(DAY), 60)  # chosen once by the solver, before the rush
     eight = await tabs(server, None, 8, made)
     assert len({c.player for c in eight}) == 1
+    session = await sign_in_client(server.ctx.redis, eight[0])  # type: ignore[union-attr]
+    for tab in eight[1:]:  # every tab the account's (only an account is dealt the day's deal, 19.1)
+        await tab.send({"t": "hello", "token": tab.token, "session": session})
+        await tab.expect("welcome", T, where=lambda m: m.get("account") is not None)
     await asyncio.gather(*(c.send({"t": "daily_play", "name": "Dee"}) for c in eight))
     views = await asyncio.gather(*(attempt(c) for c in eight))
     assert {v["race"] for v in views} == {views[0]["race"]}  # one attempt for every tab
@@ -141,6 +140,7 @@ async def test_the_daily_code_stays_hidden_from_its_player_past_midnight_until_t
     day = DAY + timedelta(days=1)
     clock.set(day_start_ms(day) + 24 * HOUR_MS - 2_000)  # 23:59:58 UTC
     [dee] = await tabs(server, None, 1, made)
+    await account(server, dee)
     await dee.send({"t": "daily_play"})
     first = await attempt(dee)
     assert first["ranked"] and first["code"] is None and first["phase"] == "countdown"
@@ -178,7 +178,7 @@ async def test_an_attempt_counts_for_its_day_only_within_the_grace(
     rid = (await attempt(dee))["race"]
     clock.set(day_start_ms(day) + 24 * HOUR_MS + ends_after_midnight_s * 1000)  # grace: 600 s
     await resign(dee, rid)
-    service = server.ctx.extras["races"].service  # type: ignore[union-attr]
+    service = server.ctx.get(RaceWire).service
     assert dee.player is not None
     result = await settled(lambda: service.daily.result(day, dee.player))
     assert result.get("late", False) is not counts
@@ -198,6 +198,7 @@ async def test_a_ranked_race_deals_a_long_code_and_refuses_to_undo_a_draw_and_a_
     server: RunningServer, server_clock: Clock, made: list[Client]
 ) -> None:
     [ann] = await tabs(server, None, 1, made)
+    await account(server, ann)  # a ranked race seats accounts only (19.2)
     seen: set[str] = set()
     for typed, refused in ((None, "draw_final"), ("GO1-E-AAAAAAB", None)):
         await ann.send({"t": "race_new", "seats": 1, **({"code": typed} if typed else {})})
@@ -244,11 +245,11 @@ async def test_a_lobby_whose_last_racer_leaves_is_deleted(server: RunningServer,
 
 # --- 11.7: humanly possible results only --------------------------------------------------------------------
 @pytest.fixture
-async def checked(settings: Settings, clock: Clock) -> Any:
+async def checked(settings: Settings, clock: Clock, tmp_path: Path) -> Any:
     """A server of its own with the real timing check (the shared one switches it off for fast test bots),
     on 10 moves so that a short greedy game is enough."""
     races = replace(settings.races, review_min_moves=10)
-    async with running_server(settings.with_(port=0, races=races), clock=clock) as running:
+    async with own_server(settings, tmp_path / "redis", clock, races=races) as running:
         yield running
 
 
@@ -258,6 +259,8 @@ async def ranked_solo(client: Client, clock: Clock, moves: int, pace_s: float) -
     view = await start(client, rid)
     game = await open_seat(client, rid, 1)
     await wait_start(view, clock)
+    if pace_s:
+        await clock.advance(max(pace_s, 0.5))  # a person looks at the board before the first move
     played = await play(client, rid, game["state"], moves, pace_s, clock)
     if played == moves:
         await resign(client, rid)
@@ -282,7 +285,7 @@ async def test_a_bot_playing_faster_than_a_human_is_kept_for_review_off_the_boar
     await account(checked, bot)
     rid, played = await ranked_solo(bot, clock, 12, 0.0)
     assert played >= 10, "greedy play ended before the check applies"
-    service = checked.ctx.extras["races"].service  # type: ignore[union-attr]
+    service = checked.ctx.get(RaceWire).service
     race = await service.load(rid)
     board = code_board(race.code)
     held = await settled(lambda: held_or_none(service, board))
@@ -299,11 +302,11 @@ async def test_a_human_pace_goes_on_the_board(
 ) -> None:
     [human] = await tabs(checked, None, 1, made)
     await account(checked, human)
-    rid, played = await ranked_solo(human, clock, 11, 0.15)
+    rid, played = await ranked_solo(human, clock, 11, 0.25)
     assert played >= 10
-    service = checked.ctx.extras["races"].service  # type: ignore[union-attr]
+    service = checked.ctx.get(RaceWire).service
     race = await service.load(rid)
-    entries = await settled(lambda: board_or_none(service, code_board(race.code)))
+    entries = await settled(lambda: board_or_none(service, code_board(race.code)), REVIEW_T)
     assert len(entries) == 1 and entries[0]["player"] == human.player
     assert await service.boards.held_for_review(code_board(race.code)) == {}
 
@@ -324,7 +327,7 @@ async def test_a_too_fast_daily_attempt_is_told_and_counts_for_nothing(
     assert played >= 10
     if played == 12:
         await resign(bot, rid)
-    service = checked.ctx.extras["races"].service  # type: ignore[union-attr]
+    service = checked.ctx.get(RaceWire).service
     await settled(lambda: service.daily.result(day, bot.player))
     await bot.send({"t": "daily"})
     status = await bot.expect("daily", T)

@@ -10,6 +10,7 @@ import httpx
 
 from golfrace.engine import GameCode
 from golfrace.engine.deal import deal
+from golfrace.races.followers import RaceWire
 
 from ..clock import MovableClock
 from .test_wire import CARD, T, act, join, new_race, open_seat, play_out, start, wait_start
@@ -17,7 +18,7 @@ from .test_wire import CARD, T, act, join, new_race, open_seat, play_out, start,
 
 async def stock_of(server: Any, rid: str) -> tuple[str, list[str]]:
     """The race's code and its stock in draw order (the server runs in this process)."""
-    race = await server.ctx.extras["races"].service.load(rid)
+    race = await server.ctx.get(RaceWire).service.load(rid)
     return str(race.code), [c.code for c in deal(race.code).stock]
 
 
@@ -138,7 +139,7 @@ async def test_a_watcher_sees_a_drawn_card_only_once_every_racer_still_playing_h
     assert (await act(bob, rid, 1, {"a": "draw"}))["t"] == "ack"
     seen = await eve.expect("race_board", T, where=board(2, 1))
     assert seen["board"]["hidden"] and seen["board"]["discard"] is None and seen["diff"]["drawn"] is None
-    assert seen["board"]["stock"] == len(stock) - 1  # counts are shown
+    assert seen["board"]["stock_count"] == len(stock) - 1  # counts are shown
     assert_nothing_early([*eve.frames, *await http_answers(server, rid, 2, str(eve.token))], code, stock)
     # Ann draws as far: both first cards show now, Bob's without a move of his
     assert (await act(ann, rid, 1, {"a": "draw"}))["t"] == "ack"
@@ -184,7 +185,7 @@ async def test_a_live_daily_attempt_shows_its_watchers_counts_only(
     await fan.send({"t": "watch", "race": rid})
     again = await fan.expect("race_watch", T, where=lambda m: m["boards"][0]["moves"] == 6)
     assert again["boards"][0]["hidden"] and again["boards"][0]["columns"] is None
-    assert again["boards"][0]["stock"] is not None  # the counts
+    assert again["boards"][0]["stock_count"] is not None  # the counts
     cards = {t for f in fan.frames for t in strings(f) if CARD.match(t)}
     assert not cards, f"cards of a live daily attempt reached a watcher: {cards}"
     # nor a column: the watcher's own attempt deals the same tableau, so a column names the card played

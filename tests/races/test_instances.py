@@ -17,10 +17,10 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from golfrace.client import Client
 from golfrace.races.presence import live_watchers, watchers_key
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server, start_process, stop_process
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer, running_server, start_process, stop_process
 
 from ..clock import MovableClock
 from ..server.helpers import fail_once
@@ -127,7 +127,9 @@ async def test_race_with_racers_and_a_watcher_on_two_instances(
     ann_moves = [
         f["board"]["moves"] for f in eve.frames if f.get("t") == "race_board" and f["board"]["seat"] == 1
     ]
-    assert ann_moves == list(range(1, results[ann.player]["moves"] + 1))
+    # (a race change, Bob's resignation here, shows the boards again: the same board twice is no new move)
+    assert ann_moves == sorted(ann_moves), ann_moves
+    assert sorted(set(ann_moves)) == list(range(1, results[ann.player]["moves"] + 1)), ann_moves
 
 
 async def ann_on_a_bob_on_b(
@@ -220,17 +222,19 @@ async def test_race_events_missed_during_a_pubsub_reconnect_are_caught_up(
         hub = b.ctx.hub
         reconnect = hub.side.link.read_reconnecting
         slow = {"first": True}
+        published = asyncio.Event()
 
         async def slow_reconnect(*args: Any, **kwargs: Any) -> Any:
             if slow["first"]:
                 slow["first"] = False
-                await asyncio.sleep(0.5)  # B stays away from its channels for a while
+                await asyncio.wait_for(published.wait(), T)  # B stays away from its channels until then
             return await reconnect(*args, **kwargs)
 
         hub.side.link.read_reconnecting = slow_reconnect
         await a.ctx.redis.execute_command("CLIENT", "KILL", "ADDR", hub.side.link.local_address())
         await until(lambda: not slow["first"], "B lost its subscriber connection and reconnects (slowly)")
         await join(bob, rid, name="Bob")  # published while B is not subscribed
+        published.set()
         caught_up = await eve.expect(None, T, where=lambda m: len(m.get("racers", ())) == 2)
         assert not slow["first"] and caught_up["t"] == "race_watch" and caught_up["race"] == rid
 
@@ -288,13 +292,13 @@ async def test_a_lobby_racer_with_a_tab_on_each_instance_stays_until_both_are_cl
         await join(bob_b, rid)
         sweep = races.sweep_interval_s  # the sweepers sleep this long on the clock: not a grace timer
         await bob_a.close()  # A has no connection of Bob's left, but B has: he keeps his seat
-        await swept(a, clock, bob_a)
+        await swept(a, bob_a)
         await until(lambda: clock.sleeping(longer_than=sweep) == 1, "A's grace timer for Bob is armed")
         await clock.advance(races.lobby_grace_s + 1)  # A's timer has run: it found Bob present on B
         async with httpx.AsyncClient(base_url=a.http, timeout=T) as http:
             assert len((await http.get(f"/api/races/{rid}")).json()["racers"]) == 2
         await bob_b.close()
-        await swept(b, clock, bob_b)
+        await swept(b, bob_b)
         await until(lambda: clock.sleeping(longer_than=sweep) == 1, "B's grace timer for Bob is armed")
         await clock.advance(races.lobby_grace_s + 1)
         left = await ann.expect("race", T, where=lambda m: len(m["racers"]) == 1)
@@ -314,3 +318,40 @@ async def test_a_lobby_racer_whose_instance_died_leaves_after_the_grace(
     a.process.kill()  # Bob's only connection dies with its instance: nobody there takes him out
     left = await ann.expect("race", T, where=lambda m: len(m["racers"]) == 1)
     assert left["racers"][0]["player"] == ann.player and left["host"] == ann.player
+
+
+DEATH_GRACE_S = 6.0
+DEATH_TIMING = {
+    "GOLFRACE_RACE_WATCHER_REFRESH_S": "0.5",
+    "GOLFRACE_RACE_WATCHER_STALE_S": "2",
+    "GOLFRACE_RACE_LOBBY_GRACE_S": str(DEATH_GRACE_S),
+}
+
+
+@pytest.fixture
+async def death_instances(settings: Settings, tmp_path: Any) -> AsyncIterator[list[RunningServer]]:
+    servers = await _pair(settings, tmp_path, DEATH_TIMING)
+    yield servers
+    await asyncio.gather(*(asyncio.to_thread(stop_process, s) for s in servers))
+
+
+async def test_a_lobby_racer_whose_instance_died_leaves_within_the_grace_of_its_death(
+    death_instances: list[RunningServer], make_client: Any
+) -> None:
+    """Issue 20.18: the documented ``lobby_grace_s`` counts from the death (the racer's last presence stamp),
+    not from when another instance first found that stamp stale (which came ``watcher_stale_s`` and a
+    refresh later: 32–45 s with the defaults' 20 s grace)."""
+    a, b = death_instances
+    ann = await make_client(b.ws, name="Ann")
+    bob = await make_client(a.ws, name="Bob")
+    rid = (await new_race(ann, name="Ann"))["race"]
+    await join(bob, rid, name="Bob")
+    await ann.expect("race", T, where=lambda m: len(m["racers"]) == 2)
+    assert a.process is not None
+    loop = asyncio.get_running_loop()
+    a.process.kill()
+    died = loop.time()
+    left = await ann.expect("race", T + DEATH_GRACE_S, where=lambda m: len(m["racers"]) == 1)
+    took = loop.time() - died
+    assert left["racers"][0]["player"] == ann.player
+    assert took <= DEATH_GRACE_S + 0.5, f"Bob left {took:.1f} s after his instance died"

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from golfrace.keys import player_key
 from golfrace.settings import Settings
-from golfrace.store import Store
+from golfrace.store.games import Store
+from golfrace.store.keys import player_key
 
 from .test_wire import T
 

@@ -4,6 +4,7 @@ what a stranger, another player and the player themselves get from each endpoint
 from __future__ import annotations
 
 import asyncio
+import html
 import struct
 import zlib
 from pathlib import Path
@@ -14,9 +15,10 @@ import httpx
 from golfrace.engine.i18n import catalog
 from golfrace.races.preview import png
 from golfrace.settings import Settings
-from golfrace.testing import running_server
+from golfrace_testkit.servers import running_server
 from tests.browser.helpers import EXAMPLE_CODE, EXAMPLE_WIN
 
+from ..accounts.helpers import sign_in_client
 from ..clock import MovableClock
 from .test_wire import CARD, T, cards_in, join, new_race, open_seat, start, wait_start
 
@@ -71,11 +73,15 @@ async def test_live_list_shows_started_races_without_codes_or_cards(
     make_client: Any, server: Any, server_clock: MovableClock
 ) -> None:
     host, guest = await make_client(), await make_client()
+    for client in (host, guest):  # a ranked race seats accounts only (fair play 19.2)
+        await sign_in_client(server.ctx.redis, client)
     lobby = await new_race(host, name="Ann")
     rid = lobby["race"]
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
         listed = (await http.get("/api/races/live")).json()["races"]
-        assert rid not in [r["race"] for r in listed], "a lobby is not listed: strangers could take its seats"
+        assert rid not in strings_in(listed), "a lobby's id is not listed: strangers could take its seats"
+        lobbies = [r for r in listed if r["phase"] == "lobby" and [x["name"] for x in r["racers"]] == ["Ann"]]
+        assert lobbies and lobbies[0]["race"] is None, "a lobby about to start is listed (issue 20.3)"
         await join(guest, rid, name="Bob")
         view = await start(host, rid, guest)
         await wait_start(view, server_clock)
@@ -169,6 +175,26 @@ async def test_stats_count_a_players_own_games_only(
             assert answer.status_code == 401 and answer.json()["error"] == "bad_token"
 
 
+GOLD_PIXEL = bytes((241, 199, 91))
+
+
+def text_pixels(answer: httpx.Response) -> int:
+    """Gold pixels in the preview's top right, where its words go (the table of backs is on the left)."""
+    data = answer.content
+    at, idat = 8, b""
+    while at < len(data):
+        (size,) = struct.unpack(">I", data[at : at + 4])
+        kind = data[at + 4 : at + 8]
+        if kind == b"IDAT":
+            idat += data[at + 8 : at + 8 + size]
+        at += 12 + size
+    width, _height = png_size(data)
+    raw = zlib.decompress(idat)
+    stride = 1 + 3 * width
+    rows = [raw[y * stride + 1 : (y + 1) * stride] for y in range(60, 200)]  # filter 0 rows: see preview.py
+    return sum(row[3 * x : 3 * x + 3] == GOLD_PIXEL for row in rows for x in range(800, width - 40))
+
+
 async def test_race_and_watch_links_carry_preview_tags(
     make_client: Any, settings: Settings, tmp_path: Path
 ) -> None:
@@ -181,19 +207,28 @@ async def test_race_and_watch_links_carry_preview_tags(
         lobby = await new_race(host, name='<b>"Ann"</b>')
         rid = lobby["race"]
         await join(guest, rid)
+        async with httpx.AsyncClient(base_url=srv.http, timeout=T) as http:  # a lobby's link asks to join
+            page = (await http.get(f"/r/{rid}")).text
+            assert '<meta property="og:title" content="Join my Golf solitaire race">' in page
+            assert 'content="Join my' not in (await http.get(f"/watch/{rid}")).text  # a watch link, to watch
+            assert text_pixels(await http.get(f"/og/{rid}.png")) > 500  # "GOLF RACE" in gold
         await wait_start(await start(host, rid, guest))
         code = (await open_seat(host, rid, 1))["state"]["code"]
         assert code is None  # a ranked random race: its code is secret
         async with httpx.AsyncClient(base_url=srv.http, timeout=T) as http:
             page = (await http.get(f"/r/{rid}")).text
-            assert '<meta property="og:title" content="Join my Golf solitaire race">' in page
+            ui = catalog("en")["ui"]["og"]
+            # a race on cannot be joined: its links ask to watch it (issue 20, 11)
+            assert f'<meta property="og:title" content="{ui["watch_title"]}">' in page
+            assert '<html lang="en" dir="ltr">' in page
             assert '<meta property="og:description" content="2 racers · Running.' in page
             assert f'<meta property="og:image" content="{srv.http}/og/{rid}.png">' in page
             assert '<meta name="twitter:card" content="summary_large_image">' in page
-            assert "<title>Join my Golf solitaire race</title>" in page and 'content="x"' not in page
+            assert f"<title>{ui['watch_title']}</title>" in page and 'content="x"' not in page
             assert "<b>" not in page and "GO1-" not in page and not CARD.search(page)
             he = (await http.get(f"/watch/{rid}?lang=he")).text
-            assert '<meta property="og:title" content="הצטרפו למרוץ סוליטר הגולף שלי">' in he
+            assert f'<meta property="og:title" content="{catalog("he")["ui"]["og"]["watch_title"]}">' in he
+            assert '<html lang="he" dir="rtl">' in he
             running = catalog("he")["ui"]["phase"]["running"]
             assert f'<meta property="og:description" content="2 מתחרים · {running}.' in he
             unknown = (await http.get("/watch/nosuchgame")).text
@@ -204,5 +239,111 @@ async def test_race_and_watch_links_carry_preview_tags(
             assert (await http.get("/og/rnosuchrace0.png")).status_code == 404
             for size in (192, 512):
                 assert png_size((await http.get(f"/icons/{size}.png")).content) == (size, size)
+            for c in (host, guest):
+                await c.send({"t": "race_resign", "race": rid})
+            await host.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+            for path in (f"/r/{rid}", f"/watch/{rid}"):  # a finished race: its results, on either link
+                done = (await http.get(path)).text
+                assert f'<meta property="og:title" content="{ui["results_title"]}">' in done, path
             bad = await http.get("/icons/100.png")
             assert bad.status_code == 404 and bad.json()["error"] == "bad_option"
+
+
+async def test_a_race_whose_racers_all_closed_their_tabs_ends_and_leaves_the_live_list(
+    make_client: Any, settings: Settings
+) -> None:
+    """Issue 20.3: nobody finished, every tab closed: the idle forfeit does not wait for a finish, so the race
+    ends ``idle_forfeit_s`` after the last move instead of staying ``running`` for days."""
+    clock = MovableClock()  # a server of its own: the only timers on its clock are this test's
+    async with running_server(settings.with_(port=0), clock=clock) as server:
+        idle_s = server.settings.races.idle_forfeit_s
+        host, guest = await make_client(server.ws, name="Ann"), await make_client(server.ws, name="Bob")
+        rid = (await new_race(host, name="Ann"))["race"]
+        await join(guest, rid, name="Bob")
+        view = await start(host, rid, guest)
+        await wait_start(view, clock)
+        await open_seat(host, rid, 1)
+        await host.send({"t": "race_act", "race": rid, "seq": 1, "a": "draw"})
+        await host.expect("diff", T, where=lambda m: m["game"] == f"{rid}-1")
+        async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+            listed = (await http.get("/api/races/live")).json()["races"]
+            assert [r["phase"] for r in listed if r["race"] == rid] == ["running"]
+            for client in (host, guest):
+                await client.close()
+            await clock.advance(idle_s + 1)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + T
+            while True:  # the timer's write, then the aftermath, follow the clock's move
+                race = (await http.get(f"/api/races/{rid}")).json()
+                if race.get("phase") == "finished" or loop.time() > deadline:
+                    break
+                await asyncio.sleep(0.05)
+            assert race["phase"] == "finished", race
+            assert {r["status"] for r in race["racers"]} == {"abandoned"}, race
+            listed = (await http.get("/api/races/live")).json()["races"]
+            assert rid not in [r["race"] for r in listed]
+
+
+async def test_a_race_its_only_racer_left_ends_and_leaves_the_live_list(
+    make_client: Any, settings: Settings
+) -> None:
+    """Issue 20.3: a host may start a race alone; once their tab is closed the race ends by the idle forfeit
+    like a race of several, instead of staying ``running`` in the live list and Watch for days."""
+    clock = MovableClock()
+    async with running_server(settings.with_(port=0), clock=clock) as server:
+        idle_s = server.settings.races.idle_forfeit_s
+        host = await make_client(server.ws, name="Ann")
+        rid = (await new_race(host, name="Ann"))["race"]
+        await wait_start(await start(host, rid), clock)
+        await open_seat(host, rid, 1)
+        await host.send({"t": "race_act", "race": rid, "seq": 1, "a": "draw"})
+        await host.expect("diff", T, where=lambda m: m["game"] == f"{rid}-1")
+        async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+            listed = (await http.get("/api/races/live")).json()["races"]
+            assert [r["phase"] for r in listed if r["race"] == rid] == ["running"]
+            await host.close()
+            await clock.advance(idle_s + 1)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + T
+            while True:  # the timer's write, then the aftermath, follow the clock's move
+                race = (await http.get(f"/api/races/{rid}")).json()
+                if race.get("phase") == "finished" or loop.time() > deadline:
+                    break
+                await asyncio.sleep(0.05)
+            assert race["phase"] == "finished", race
+            assert [r["status"] for r in race["racers"]] == ["abandoned"], race
+            listed = (await http.get("/api/races/live")).json()["races"]
+            assert rid not in [r["race"] for r in listed]
+
+
+async def test_the_daily_has_a_page_of_its_own_and_browsers_get_the_app_for_a_404(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """Issue 20, 11: ``/daily`` is a page (the app on the daily, with its own preview, in the asked language
+    and direction); an unknown path answers a browser the app with a 404, and a program its JSON error."""
+    (tmp_path / "index.html").write_text(
+        '<!doctype html><html lang="en" dir="ltr"><head><meta name="description" content="x">'
+        "<title>Golf Race</title></head><body></body></html>"
+    )
+    async with (
+        running_server(settings.with_(static_dir=str(tmp_path))) as srv,
+        httpx.AsyncClient(base_url=srv.http, timeout=T) as http,
+    ):
+        daily = await http.get("/daily")
+        assert daily.status_code == 200 and daily.headers["content-type"].startswith("text/html")
+        og = catalog("en")["ui"]["og"]
+        assert (
+            f'<meta property="og:description" content="{html.escape(og["daily_description"])}">' in daily.text
+        )
+        assert f'<meta property="og:image" content="{srv.http}/og/daily.png">' in daily.text
+        assert f'content="{og["daily_title"]} · 20' in daily.text  # with the day's date
+        he = (await http.get("/daily?lang=he")).text
+        assert '<html lang="he" dir="rtl">' in he
+        assert catalog("he")["ui"]["og"]["daily_description"] in he
+        assert text_pixels(await http.get("/og/daily.png")) > 500
+        browser = await http.get("/no/such/page", headers={"accept": "text/html,application/xhtml+xml"})
+        assert browser.status_code == 404 and "<title>Golf Race</title>" in browser.text
+        program = await http.get("/no/such/page")
+        assert program.status_code == 404 and program.json()["error"] == "not_found"
+        api = await http.get("/api/no/such", headers={"accept": "text/html"})
+        assert api.status_code == 404 and api.json()["error"] == "not_found"  # an API path stays JSON

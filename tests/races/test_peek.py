@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 
-from golfrace.client import Client
+from golfrace.races.followers import RaceWire
 from golfrace.races.race import Race
 from golfrace.races.service import RaceService
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer, running_server
 
 from .test_wire import T, open_seat, two_racers
 
@@ -53,7 +54,7 @@ async def move(client: Client, game: str, seq: int, a: dict[str, Any]) -> None:
 async def test_a_move_event_keeps_the_peeked_race_and_a_race_event_drops_it(
     server: RunningServer, make_client: Any
 ) -> None:
-    service: RaceService = server.ctx.extras["races"].service
+    service: RaceService = server.ctx.get(RaceWire).service
     rid, ann, bob = await two_racers(make_client)
     ann_game, bob_game = f"{rid}-1", f"{rid}-2"
     await open_seat(ann, rid, 1)
@@ -92,13 +93,13 @@ async def test_a_move_after_a_race_change_this_instance_missed_is_described_from
     """The peek is checked inside the commit: the gate carries the race record's revision, so a move made
     from a race that changed meanwhile (its event lost here) is not stored with a stale event; the server
     reads the race again and the event tells the idle deadline that Ann's resign started for Bob."""
-    service: RaceService = server.ctx.extras["races"].service
+    service: RaceService = server.ctx.get(RaceWire).service
     rid, ann, bob = await two_racers(make_client)
     bob_game = f"{rid}-2"
     await open_seat(bob, rid, 2)
     await move(bob, bob_game, 1, {"a": "draw"})
     first = await ann.expect("race_progress", T, where=lambda m: m["racer"]["moves"] == 1)
-    assert first["racer"]["out_at"] is None  # nobody has finished: no idle deadline yet
+    assert first["racer"]["out_at"] is not None  # idle from the last move, before anyone finished (20.3)
 
     reads = count_race_reads(service)
     monkeypatch.setattr(service, "forget", lambda race_id: None)  # the race's events are lost here

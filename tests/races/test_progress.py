@@ -1,5 +1,5 @@
-"""A racer gets the other racers' progress coalesced (``races.followers.ProgressLines``): at most one line a
-seat per ``progress_interval_ms``, the latest state always (a trailing send), and a racer's end and the
+"""A racer gets the other racers' progress coalesced (``races.progress_lines.ProgressLines``): at most one
+line a seat per ``progress_interval_ms``, the latest state always (a trailing send), and a racer's end and the
 race's own news at once. Over real websockets and a real Redis."""
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from golfrace.client import Client
 from golfrace.engine import Draw, Tap, parse_token
+from golfrace.races.followers import RaceWire
 from golfrace.races.presence import presence_key
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer, running_server
 
 from .helpers import stuck_line, won_deal
 from .test_peek import move
@@ -121,7 +122,7 @@ async def test_at_most_one_line_an_interval_and_always_the_last(
     last = await ann.expect(
         "race_progress", T, where=lambda m: m["racer"]["seat"] == 2 and m["racer"]["moves"] == moves
     )
-    assert last["racer"]["stock"] == 16 - moves, last
+    assert last["racer"]["stock_count"] == 16 - moves, last
     lines = [*inbox(ann, lines_of(2)), last]
     # the first at once, then one an interval at most while the moves went on, then the trailing one
     assert len(lines) <= 1 + math.ceil(burst_s * 1000 / SHORT_MS) + 1, (lines, burst_s)
@@ -151,7 +152,7 @@ async def quick_sweep(settings: Settings) -> AsyncIterator[RunningServer]:
 async def test_only_lobbies_have_their_racers_presence_restamped(quick_sweep: RunningServer) -> None:
     """A connection keeps every race it joined; presence matters to lobbies only (``lobby.py``), so a race
     that has started is not re-stamped each round while a lobby beside it is."""
-    service = quick_sweep.ctx.extras["races"].service
+    service = quick_sweep.ctx.get(RaceWire).service
     redis = service.presence.redis
     ann, bob = Client(quick_sweep.ws), Client(quick_sweep.ws)
     try:

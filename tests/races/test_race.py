@@ -11,7 +11,7 @@ from golfrace.races.errors import RaceError
 from golfrace.races.race import Outcome, Phase, Race, RaceOptions
 from golfrace.races.race_data import race_from_data, race_to_data
 from golfrace.races.race_views import board, progress, race_view, results
-from golfrace.races.settings import RaceSettings
+from golfrace.settings.races import RaceSettings
 
 from .helpers import Play, stuck_deal, won_deal
 
@@ -137,6 +137,32 @@ def test_undo_option_resign_and_stuck_scoring() -> None:
     assert race.ended_at == s + 4_000
 
 
+def test_stopping_on_a_zero_never_beats_playing_on_to_a_stuck_zero() -> None:
+    """Scores floor at 0: a racer who resigns after one move scores 0 in a second, like one who played on to
+    a stuck end of 0 points in a minute. The shorter time must not rank the resigned racer first (a CI run of
+    tests/cluster/test_cluster_pool.py rated a resigned human +198 over a bot stuck at 17 cards)."""
+    code, line = stuck_deal()
+    play = Play(started(code))
+    s = play.race.starts_at
+    assert s is not None
+    play.run("alice", line[:1], s + 500)
+    race = play.resign("alice", s + 1_000)
+    race = play.run("bob", line, s + 60_000)
+    alice, bob = race.racer("alice"), race.racer("bob")
+    assert alice is not None and bob is not None and bob.outcome is Outcome.STUCK
+    assert alice.final_score(play.seats[alice.seat]) == bob.final_score(play.seats[bob.seat]) == 0
+    assert [r.player for r in race.ranking(play.seats)] == ["bob", "alice"]
+    # the same for the time limit (11.6) and an idle forfeit: only a result of no move ranks lower still
+    timed = Play(started(code, time_limit_s=120))
+    t = timed.race.starts_at
+    assert t is not None
+    timed.run("bob", line, t + 60_000)
+    timed.run("alice", line[:1], t + 500)
+    done = timed.settle(t + 121_000)
+    assert done.racer("alice").outcome is Outcome.TIMEOUT  # type: ignore[union-attr]
+    assert [r.player for r in done.ranking(timed.seats)] == ["bob", "alice"]
+
+
 def test_time_limit_settles_everyone_still_playing() -> None:
     code, line = won_deal()
     play = Play(started(code, time_limit_s=60))
@@ -174,28 +200,45 @@ def test_a_racer_idle_after_another_finished_is_out() -> None:
     assert s is not None and play.race.idle_s == 300  # the server's idle_forfeit_s when it was created
     race = play.run("bob", line[:1], s + 5_000)  # bob's last move, then his tab closes
     seats = play.seats
-    assert race.next_check(seats) is None  # nobody has finished: nobody waits on bob yet
-    assert race.settle(s + 3_600_000, seats) is race
-    race = play.run("alice", line, s + 400_000)  # alice wins long after bob's last move
+    assert race.out_at(race.racer("bob"), seats) == s + 305_000  # type: ignore[arg-type]
+    race = play.run("alice", line, s + 200_000)  # alice wins long after bob's last move
     assert race.racer("alice").outcome is Outcome.WON  # type: ignore[union-attr]
     # bob gets the whole wait from alice's finish, not from his last move (a slow racer is not out at once)
     bob_out = race.out_at(race.racer("bob"), seats)  # type: ignore[arg-type]
-    assert race.next_check(seats) == bob_out == s + 400_000 + 300_000
-    view = race_view(race, "bob", s + 400_000, seats=seats)
-    assert [p["out_at"] for p in view["racers"]] == [None, s + 700_000]
-    assert race.settle(s + 699_999, seats) is race
-    over = race.settle(s + 700_001, seats)
+    assert race.next_check(seats) == bob_out == s + 200_000 + 300_000
+    view = race_view(race, "bob", s + 200_000, seats=seats)
+    assert [p["out_at"] for p in view["racers"]] == [None, s + 500_000]
+    assert race.settle(s + 499_999, seats) is race
+    over = race.settle(s + 500_001, seats)
     bob = over.racer("bob")
     assert bob is not None and bob.outcome is Outcome.ABANDONED and bob.status == "abandoned"
-    assert bob.finished_at == s + 700_000 and bob.final_score(seats[2]) == 0  # scored as stuck
-    assert over.ended_at == s + 700_000 and over.next_check(seats) is None
+    assert bob.finished_at == s + 500_000 and bob.final_score(seats[2]) == 0  # scored as stuck
+    assert over.ended_at == s + 500_000 and over.next_check(seats) is None
     assert over.gate()["out:2"] == "abandoned" and over.gate()["ended"] == 1
     assert [r["player"] for r in results(over, seats)] == ["alice", "bob"]
     assert over.settle(s + 900_000, seats) is over
     assert race_from_data(race_to_data(over)) == over
 
 
-def test_idle_clock_restarts_with_each_move_and_solo_races_never_forfeit() -> None:
+def test_an_idle_racer_is_out_without_waiting_for_a_finish_and_a_race_of_closed_tabs_ends() -> None:
+    """Issue 20.3: the forfeit does not wait for someone to finish first, so a race whose racers all closed
+    their tabs before anyone finished ends, instead of running (and being listed live) for days."""
+    code, line = won_deal()
+    play = Play(started(code))
+    s = play.race.starts_at
+    assert s is not None
+    race = play.run("alice", line[:3], s + 10_000)  # alice plays on, bob never moves
+    seats = play.seats
+    assert race.next_check(seats) == s + 300_000  # bob: idle from the start
+    partly = race.settle(s + 300_000, seats)
+    assert partly.racer("bob").outcome is Outcome.ABANDONED and partly.ended_at is None  # type: ignore[union-attr]
+    assert partly.racer("alice").outcome is None  # type: ignore[union-attr]  # she moved 10 s in
+    over = partly.settle(s + 310_000, seats)  # now alice's tab is closed too
+    assert over.ended_at == s + 310_000 and over.phase(s + 310_000).value == "finished"
+    assert {r.status for r in over.racers} == {"abandoned"}
+
+
+def test_idle_clock_restarts_with_each_move_and_only_daily_attempts_never_forfeit() -> None:
     code, line = won_deal()
     play = Play(started(code))
     s = play.race.starts_at
@@ -212,7 +255,12 @@ def test_idle_clock_restarts_with_each_move_and_solo_races_never_forfeit() -> No
     timed = started(code, time_limit_s=120).resign("alice", s + 1_000)
     assert timed.next_check({}) == s + 120_000  # the time limit comes first
     solo = Race.create("rs", GameCode.parse(code), host="alice", name="A", now=T0).start("alice", T0)
-    assert solo.settle(T0 + 10**9) is solo and solo.next_check({}) is None
+    assert solo.starts_at is not None and solo.next_check({}) == solo.starts_at + 300_000  # issue 20.3
+    alone = solo.settle(solo.starts_at + 300_000)
+    assert alone.ended_at is not None and alone.racer("alice").outcome is Outcome.ABANDONED  # type: ignore[union-attr]
+    daily = Race.create("rd", GameCode.parse(code), host="alice", name="A", now=T0, daily="2026-12-01")
+    daily = daily.start("alice", T0)
+    assert daily.settle(T0 + 10**9) is daily and daily.next_check({}) is None
     short = Race.create(
         "ri", GameCode.parse(code), host="alice", name="A", now=T0, settings=RaceSettings(idle_forfeit_s=20)
     )
@@ -247,7 +295,7 @@ def test_views_hide_cards_and_codes() -> None:
         "score",
         "moves",
         "undos",
-        "stock",
+        "stock_count",
         "status",
         "elapsed",
         "out_at",

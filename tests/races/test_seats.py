@@ -10,12 +10,13 @@ from typing import Any
 
 import pytest
 
-from golfrace.client import Client
-from golfrace.hub import Envelope
+from golfrace.races.followers import RaceWire
 from golfrace.races.service import RaceService
 from golfrace.races.storage import race_channel
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace.store.pubsub import Envelope
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer, running_server
 
 from .test_peek import count_race_reads, move
 from .test_wire import T, open_seat, two_racers
@@ -66,7 +67,7 @@ async def test_an_unwatched_race_sends_progress_only_and_its_first_watcher_gets_
     await carl.send({"t": "watch", "race": rid})
     watch = await carl.expect("race_watch", T, where=lambda m: m["race"] == rid)
     assert [b["moves"] for b in watch["boards"]] == [1, 0]  # the move before the watch is in its boards
-    assert (await server.ctx.extras["races"].service.load(rid)).watched
+    assert (await server.ctx.get(RaceWire).service.load(rid)).watched
 
     await move(ann, f"{rid}-1", 2, {"a": "draw"})
     board = await carl.expect("race_board", T, where=lambda m: m["board"]["seat"] == 1 and m["diff"])
@@ -79,13 +80,30 @@ async def test_an_unwatched_race_sends_progress_only_and_its_first_watcher_gets_
     assert bobs["board"]["moves"] == 1
 
 
+async def test_the_first_watch_sends_the_racers_nothing(server: RunningServer, make_client: Any) -> None:
+    """Marking a race watched changes nothing a racer sees, so no ``race`` view goes to them: a page learns
+    the server's clock from every message, and a view sent for nothing when a racer who resigned looked on
+    came to the other racer's page at a time of its own (the idle warning's browser test saw it)."""
+    rid, ann, bob, _ = await running_race(server, make_client)
+    ann.drain()
+    bob.drain()
+    carl = await make_client(name="Carl")
+    await carl.send({"t": "watch", "race": rid})
+    await carl.expect("race_watch", T, where=lambda m: m["race"] == rid)
+    assert (await server.ctx.get(RaceWire).service.load(rid)).watched
+    await move(ann, f"{rid}-1", 1, {"a": "draw"})  # its event comes after any of the watch's on the channel
+    await bob.expect("race_progress", T, where=lambda m: m["racer"]["seat"] == 1)
+    for racer in (ann, bob):
+        assert [m for m in racer.drain() if m["t"] == "race"] == []
+
+
 async def test_a_move_described_before_a_watcher_arrived_on_another_instance_is_described_again(
     server: RunningServer, settings: Settings, make_client: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Carl's first watch is served by instance B, and instance A (the racers') misses its event: A's peek
     still says nobody watches, but the commit of Ann's move finds another revision in the gate, so A reads
     the race again and describes the move with the watchers' board, which reaches Carl through B."""
-    service: RaceService = server.ctx.extras["races"].service
+    service: RaceService = server.ctx.get(RaceWire).service
     rid, ann, bob, events = await running_race(server, make_client)
     await move(ann, f"{rid}-1", 1, {"a": "draw"})
     await bob.expect("race_progress", T, where=lambda m: m["racer"]["moves"] == 1)
@@ -95,7 +113,7 @@ async def test_a_move_described_before_a_watcher_arrived_on_another_instance_is_
         carl = await make_client(b.ws, name="Carl")
         await carl.send({"t": "watch", "race": rid})
         await carl.expect("race_watch", T, where=lambda m: m["race"] == rid)
-        assert (await b.ctx.extras["races"].service.load(rid)).watched
+        assert (await b.ctx.get(RaceWire).service.load(rid)).watched
         assert not (await service.peek(rid)).watched  # type: ignore[union-attr]  # A's peek is stale
 
         reads = count_race_reads(service)
@@ -106,22 +124,36 @@ async def test_a_move_described_before_a_watcher_arrived_on_another_instance_is_
         assert "board" in events.moves[-1] and events.moves[-1]["v"] == 2
 
 
-async def test_a_racer_may_watch_their_own_race_once_it_is_over_and_not_before(
+async def test_a_racer_may_watch_their_own_race_once_their_game_is_over_and_not_before(
     server: RunningServer, make_client: Any
 ) -> None:
-    """The replay of one's own race: refused while anyone still plays (a finished racer too), given once
-    every racer is done, with the code then public."""
+    """A racer still playing is refused (``own_race``); one whose game is over gets the others' boards
+    live, as any watcher does (fair play 11.4: a draw the others have not reached stays hidden, the random
+    code too), and keeps getting their own racer's view of the race (their seat in ``you``) until the
+    results. Once every racer is done, the race's replay, with the code then public."""
     rid, ann, bob, _ = await running_race(server, make_client)
+    await bob.send({"t": "watch", "race": rid})
+    refused = await bob.expect("error", T, where=lambda m: m.get("ref") == "watch")
+    assert refused["code"] == "own_race"  # Bob still plays
+    await move(ann, f"{rid}-1", 1, {"a": "draw"})
     await ann.send({"t": "race_resign", "race": rid})
     await bob.expect("race", T, where=lambda m: m["racers"][0]["status"] == "resigned")
     await ann.send({"t": "watch", "race": rid})
-    refused = await ann.expect("error", T, where=lambda m: m.get("ref") == "watch")
-    assert refused["code"] == "own_race"  # Bob still plays
+    live = await ann.expect("race_watch", T, where=lambda m: m["race"] == rid)
+    assert live["phase"] == "running" and live["code"] is None  # nothing early: the code waits for Bob
+    assert [b["seat"] for b in live["boards"]] == [1, 2]
+    assert live["watchers"] == 0  # a racer looking on is no spectator
+    await move(bob, f"{rid}-2", 1, {"a": "draw"})
+    board = await ann.expect("race_board", T, where=lambda m: m["board"]["seat"] == 2 and m["diff"])
+    assert board["board"]["moves"] == 1
+    line = await ann.expect("race_progress", T, where=lambda m: m["racer"]["seat"] == 2)
+    assert line["racer"]["moves"] == 1
     await bob.send({"t": "race_resign", "race": rid})
-    await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    done = await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    assert done["you"]["seat"] == 1  # still the racer's view: the results mark Ann's row
     await ann.send({"t": "watch", "race": rid})
-    replay = await ann.expect("race_watch", T, where=lambda m: m["race"] == rid)
-    assert replay["phase"] == "finished" and replay["code"] is not None
+    replay = await ann.expect("race_watch", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
+    assert replay["code"] is not None
 
 
 async def test_a_held_back_draw_shows_to_watchers_as_soon_as_the_racer_behind_stops(

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from golfrace.client import Client
 from golfrace.engine import Action, Card, Game, GameCode, Rules, Status, deal, token
 from golfrace.engine.errors import CardError
+from golfrace_client.client import Client
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
 

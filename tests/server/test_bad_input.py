@@ -11,11 +11,12 @@ from collections.abc import AsyncIterator
 import msgpack
 import pytest
 
-from golfrace.client import Client, ClientClosed, RequestError
-from golfrace.errors import ErrorCode
-from golfrace.protocol import CLOSE_FLOOD, CLOSE_NO_HELLO, CLOSE_TOO_BIG
-from golfrace.testing import RunningServer, running_server
+from golfrace.wire.errors import ErrorCode
+from golfrace.wire.protocol import CLOSE_FLOOD, CLOSE_NO_HELLO, CLOSE_TOO_BIG
+from golfrace_client.client import Client, ClientClosed, RequestError
+from golfrace_testkit.servers import RunningServer, running_server
 
+from ..clock import MovableClock
 from .helpers import WIN_CODE
 
 pytestmark = pytest.mark.timeout(60)
@@ -30,8 +31,15 @@ async def strict(settings) -> AsyncIterator[RunningServer]:
 
 
 @pytest.fixture(scope="module")
-async def slow_rate(settings) -> AsyncIterator[RunningServer]:
-    async with running_server(settings.with_(port=0, rate=20.0, burst=20, flood_close_after=60)) as running:
+def slow_clock() -> MovableClock:
+    """The clock of ``slow_rate``: moved on, the rate buckets refill at once (no wait for real time)."""
+    return MovableClock()
+
+
+@pytest.fixture(scope="module")
+async def slow_rate(settings, slow_clock: MovableClock) -> AsyncIterator[RunningServer]:
+    slow = settings.with_(port=0, rate=20.0, burst=20, flood_close_after=60)
+    async with running_server(slow, clock=slow_clock) as running:
         yield running
 
 
@@ -179,7 +187,7 @@ async def test_oversized_frames(strict, make_client) -> None:
     assert await c.wait_closed(5) == CLOSE_TOO_BIG
 
 
-async def test_flood_rate_limited_then_closed(slow_rate, make_client) -> None:
+async def test_flood_rate_limited_then_closed(slow_rate, slow_clock, make_client) -> None:
     c = await make_client(slow_rate.ws)
     for n in range(30):
         await c.send({"t": "ping", "n": n})
@@ -188,8 +196,8 @@ async def test_flood_rate_limited_then_closed(slow_rate, make_client) -> None:
     errors = [m for m in replies if m["t"] == "error"]
     assert 15 <= len(pongs) <= 25 and len(pongs) + len(errors) == 30
     assert {(e["code"], e["ref"]) for e in errors} == {("rate_limited", "ping")}
-    await asyncio.sleep(0.2)
-    await c.ping()  # the bucket refills: usable again
+    await slow_clock.advance(1.0)  # a second later the bucket is full again
+    await c.ping()  # usable again
     with contextlib.suppress(ClientClosed):  # the server may close while we still send
         for n in range(500):
             await c.send({"t": "ping", "n": n})
@@ -240,7 +248,10 @@ async def test_sid_and_ref_and_keys(strict, make_client) -> None:
 
 
 async def test_a_burst_in_one_write_is_rate_limited_not_closed_as_slow(settings, make_client) -> None:
-    async with running_server(settings.with_(port=0, rate=20.0, burst=40, flood_close_after=200)) as server:
+    clock = MovableClock()
+    async with running_server(
+        settings.with_(port=0, rate=20.0, burst=40, flood_close_after=200), clock=clock
+    ) as server:
         c = await make_client(server.ws)
         assert c.ws is not None
         for n in range(150):  # all in one write: the server reads them without a pause
@@ -249,5 +260,5 @@ async def test_a_burst_in_one_write_is_rate_limited_not_closed_as_slow(settings,
         replies = [await c.recv() for _ in range(150)]
         assert {m["t"] for m in replies} == {"pong", "error"}
         assert {m["code"] for m in replies if m["t"] == "error"} == {"rate_limited"}
-        await asyncio.sleep(0.2)
+        await clock.advance(1.0)  # the bucket refills
         assert (await c.ping())["t"] == "pong"  # still open: a flood, not a slow reader

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from golfrace.client_view import GameView, ViewError
 from golfrace.engine import Draw, Game, GameCode, Rules, Tap, Undo, Variants
 from golfrace.engine.codes import SEED_SPACE
-from golfrace.views import diff, public_state
+from golfrace.wire.views import diff, public_state
+from golfrace_client.view import GameView, ViewError
 
 codes = st.builds(
     GameCode,

@@ -6,6 +6,7 @@ gate, and every refusal of the gate (and ``regate``, another revision of the rac
 from __future__ import annotations
 
 import asyncio
+import re
 import secrets
 from collections.abc import AsyncIterator
 from typing import Any
@@ -13,13 +14,14 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from golfrace.commit import Also, Gate
 from golfrace.engine import Draw
-from golfrace.keys import channel, game_key, gate_key, new_id, seat_id
-from golfrace.protocol import pack, unpack
 from golfrace.settings import Settings
-from golfrace.store import Store
-from golfrace.stored import FIELDS, Stored, from_fields
+from golfrace.store.commit import COMMIT, COMMIT_BODY, Also, CommitArgs, Gate, Outcome, lua_args, pack_args
+from golfrace.store.games import Store
+from golfrace.store.keys import channel, game_key, gate_key, seat_id
+from golfrace.store.stored_game import FIELDS, Stored, from_fields
+from golfrace.wire.ids import new_game_id as new_id
+from golfrace.wire.protocol import pack, unpack
 
 pytestmark = pytest.mark.timeout(30)
 T = 10.0
@@ -67,7 +69,7 @@ async def test_a_move_is_written_published_and_answered_once(store: Store) -> No
     pubsub = await _subscribed(store, channel(stored.id))
     try:
         first = await store.commit(stored, stream, 1, ack, after, diff, f"d {NOW}")
-        assert (first.outcome, first.answer, first.diff) == ("ok", None, pack(diff))
+        assert (first.outcome, first.answer, first.diff) == (Outcome.OK, None, pack(diff))
         assert await _published(pubsub) == store.origin + pack(diff)
     finally:
         await pubsub.aclose()
@@ -80,14 +82,14 @@ async def test_a_move_is_written_published_and_answered_once(store: Store) -> No
 
     other = {"t": "ack", "game": stored.id, "seq": 1, "v": 99}
     again = await store.commit(stored, stream, 1, other, after, diff, f"d {NOW}")
-    assert again.outcome == "dup" and again.answer is not None and unpack(again.answer) == ack
-    assert (await store.commit(stored.moved(after), stream, 0, ack)).outcome == "stale"
+    assert again.outcome is Outcome.DUP and again.answer is not None and unpack(again.answer) == ack
+    assert (await store.commit(stored.moved(after), stream, 0, ack)).outcome is Outcome.STALE
     conflict = await store.commit(stored, stream, 2, ack, after, diff, f"d {NOW}")  # still at v0: moved on
-    assert (conflict.outcome, conflict.answer) == ("conflict", None)
+    assert (conflict.outcome, conflict.answer) == (Outcome.CONFLICT, None)
     assert await rds.hget(key, "v") == b"1" and await rds.llen(key + ":log") == 1
 
     gone = Stored(new_id(), stored.game, 0, "p-commit", False, 0, {})
-    assert (await store.commit(gone, stream, 3, ack, after, diff, "d")).outcome == "nogame"
+    assert (await store.commit(gone, stream, 3, ack, after, diff, "d")).outcome is Outcome.NOGAME
     assert not await rds.exists(game_key(gone.id) + ":seq")
 
 
@@ -97,16 +99,16 @@ OPEN = {"starts_at": NOW - 1_000, "deadline": NOW + 60_000, "undo": 1, "rev": 4}
 @pytest.mark.parametrize(
     ("gate", "status", "undo", "rev", "outcome", "refusal"),
     [
-        (None, "playing", False, None, "gate", "race_not_started"),  # no gate: the race has not started
-        ({**OPEN, "starts_at": NOW + 1}, "playing", False, None, "gate", "race_not_started"),
-        ({**OPEN, "ended": 1}, "playing", False, None, "gate", "race_over"),
-        ({**OPEN, "deadline": NOW}, "playing", False, None, "gate", "race_over"),
-        ({**OPEN, "out:1": "resigned"}, "playing", False, None, "gate", "game_ended"),
-        (OPEN, "won", False, None, "gate", "game_ended"),
-        ({**OPEN, "undo": 0}, "playing", True, None, "gate", "undo_disabled"),
-        (OPEN, "playing", False, 3, "regate", ""),  # the move was described from another race revision
-        ({**OPEN, "out:2": "resigned", "deadline": 0}, "playing", True, 4, "ok", ""),
-        ({**OPEN, "undo": 0}, "playing", False, None, "ok", ""),  # not an undo, revision not checked
+        (None, "playing", False, None, Outcome.GATE, "race_not_started"),  # no gate: the race has not started
+        ({**OPEN, "starts_at": NOW + 1}, "playing", False, None, Outcome.GATE, "race_not_started"),
+        ({**OPEN, "ended": 1}, "playing", False, None, Outcome.GATE, "race_over"),
+        ({**OPEN, "deadline": NOW}, "playing", False, None, Outcome.GATE, "race_over"),
+        ({**OPEN, "out:1": "resigned"}, "playing", False, None, Outcome.GATE, "game_ended"),
+        (OPEN, "won", False, None, Outcome.GATE, "game_ended"),
+        ({**OPEN, "undo": 0}, "playing", True, None, Outcome.GATE, "undo_disabled"),
+        (OPEN, "playing", False, 3, Outcome.REGATE, ""),  # the move was described from another race revision
+        ({**OPEN, "out:2": "resigned", "deadline": 0}, "playing", True, 4, Outcome.OK, ""),
+        ({**OPEN, "undo": 0}, "playing", False, None, Outcome.OK, ""),  # not an undo, revision not checked
     ],
 )
 async def test_a_seat_move_needs_its_race_gate(
@@ -115,7 +117,7 @@ async def test_a_seat_move_needs_its_race_gate(
     status: str,
     undo: bool,
     rev: int | None,
-    outcome: str,
+    outcome: Outcome,
     refusal: str,
 ) -> None:
     rds = store.redis
@@ -142,7 +144,7 @@ async def test_a_seat_move_needs_its_race_gate(
             undo=undo,
         )
         assert (result.outcome, result.refusal) == (outcome, refusal)
-        if outcome == "ok":
+        if outcome is Outcome.OK:
             assert await _published(pubsub) == store.origin + result.diff
             assert await _published(pubsub) == store.origin + also.raw  # the race's event, right after
             assert await rds.hget(key, "v") == b"1"
@@ -151,3 +153,25 @@ async def test_a_seat_move_needs_its_race_gate(
             assert not await rds.exists(key + ":log", key + ":diffs", key + ":seq")
     finally:
         await pubsub.aclose()
+
+
+def test_the_script_reads_each_argument_by_its_name_in_commit_args() -> None:
+    """The order of the script's arguments is ``CommitArgs``'s alone: the script's first line names them in
+    its field order, and the rest reads each by that name, never by a position."""
+    fields = CommitArgs._fields
+    first, _, rest = COMMIT.partition("\n")
+    assert first == f"local {', '.join(fields)} = unpack(cmsgpack.unpack(ARGV[1]))"
+    assert rest == COMMIT_BODY
+    code = re.sub(r"--[^\n]*", "", COMMIT_BODY)  # without its comments
+    assert "ARGV" not in code
+    assert [f for f in fields if not re.search(rf"\b{f}\b", code)] == []  # each one is read
+    assert set(re.findall(r"\blocal (\w+)", code)) & set(fields) == set()  # and none is hidden by a local
+
+
+async def test_the_script_gets_each_argument_under_its_name(store: Store) -> None:
+    """On a real Redis: the arguments' line gives each Lua local the value of its field."""
+    fields = CommitArgs._fields
+    args = CommitArgs(*(f"<{name}>" for name in fields))
+    echo = lua_args(fields) + f"return {{{', '.join(fields)}}}"
+    reply = await store.redis.eval(echo, 0, pack_args(args))
+    assert [value.decode() for value in reply] == [f"<{name}>" for name in fields]

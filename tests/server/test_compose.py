@@ -42,3 +42,28 @@ def test_dockerfile_runs_the_server() -> None:
     assert 'CMD ["golfrace", "serve"]' in text
     assert "EXPOSE 8000" in text and "GOLFRACE_PORT=8000" in text
     assert "/healthz" in text and "pip install" in text
+
+
+def test_compose_prometheus_may_scrape_metrics() -> None:
+    """Fair play 19.9: /metrics answers GOLFRACE_METRICS_ALLOW only, so the compose Prometheus has a fixed
+    address that the server's setting lists, outside the range the other containers get theirs from."""
+    import ipaddress
+
+    from golfrace.live import limits
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    server, prometheus = compose["services"]["server"], compose["services"]["prometheus"]
+    address = prometheus["networks"]["default"]["ipv4_address"]
+    settings = Settings.from_env({k: str(v) for k, v in server["environment"].items()})
+    allowed = limits.networks(settings.metrics_allow, "GOLFRACE_METRICS_ALLOW")
+    assert limits.listed(address, allowed) and limits.listed("127.0.0.1", allowed)
+    assert not limits.listed("172.30.57.1", allowed)  # the network's gateway: a published port's peer
+    (ipam,) = compose["networks"]["default"]["ipam"]["config"]
+    assert ipaddress.ip_address(address) in ipaddress.ip_network(ipam["subnet"])
+    assert ipaddress.ip_address(address) not in ipaddress.ip_network(ipam["ip_range"])
+    mount = next(v for v in prometheus["volumes"] if v.endswith("/etc/prometheus/prometheus.yml:ro"))
+    scrape = yaml.safe_load((ROOT / mount.split(":")[0]).read_text())
+    (job,) = scrape["scrape_configs"]
+    assert job["metrics_path"] == "/metrics"
+    assert job["static_configs"][0]["targets"] == [f"server:{settings.port}"]
+    assert prometheus["ports"] == ["127.0.0.1:9090:9090"]  # Prometheus itself not on the open network

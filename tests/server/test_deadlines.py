@@ -17,13 +17,13 @@ import httpx
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from golfrace.bot import run as run_bot
-from golfrace.client import Client
-from golfrace.errors import cause
-from golfrace.lanes import keys_of
+from golfrace.live.ordering import keys_of
 from golfrace.races.timers import retrying
-from golfrace.redis_server import RedisServer, start_test_server
-from golfrace.testing import running_server
+from golfrace.store.embedded import RedisServer, start_test_server
+from golfrace.wire.errors import cause
+from golfrace_client.bot import run as run_bot
+from golfrace_client.client import Client
+from golfrace_testkit.servers import running_server
 
 from .helpers import WIN_CODE
 

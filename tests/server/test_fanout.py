@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from golfrace.client import Client
-from golfrace.testing import start_process, stop_process
+from golfrace_client.client import Client
+from golfrace_testkit.servers import start_process, stop_process
 
 from .helpers import WIN_CODE, WIN_MOVES, assert_no_leak
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from golfrace.follow import Connection
-from golfrace.followed import NONE, CancelRetry, Close, Fill, Follow, RetryAfter
-from golfrace.protocol import CLOSE_TOO_SLOW
+from golfrace.live.follow_machine import Connection
+from golfrace.live.follow_state import NONE, CancelRetry, Close, Fill, Follow, RetryAfter
+from golfrace.wire.protocol import CLOSE_TOO_SLOW
 
 G = "abcdefghijkm"
 

@@ -7,8 +7,8 @@ import socket
 
 import pytest
 
-from golfrace import redis_server
-from golfrace.redis_server import PORTS_BELOW_EPHEMERAL, free_port
+from golfrace.store import embedded as redis_server
+from golfrace.store.embedded import PORTS_BELOW_EPHEMERAL, free_port
 
 
 def slice_of(worker: int) -> range:

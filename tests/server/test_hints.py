@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from golfrace.client import Client
 from golfrace.engine import Draw, Game, Status, Tap
-from golfrace.game_codec import decode_state
-from golfrace.keys import game_key
-from golfrace.testing import running_server
+from golfrace.engine.solver import par
+from golfrace.store.game_codec import decode_state
+from golfrace.store.keys import game_key
+from golfrace_client.client import Client
+from golfrace_testkit.servers import running_server
 
 from .helpers import WIN_CODE, _is_card, _strings, assert_no_leak
 
@@ -101,3 +102,25 @@ async def test_only_the_player_and_one_at_a_time(make_client, settings) -> None:
         finally:
             await client.close()
     assert busy["t"] == "error" and busy["code"] == "hint_busy", busy
+
+
+async def test_a_hint_says_the_best_score_left_and_a_stuck_games_the_deals_par(make_client) -> None:
+    """Issue 20, 9: the stuck dialog gives the best score the deal allowed (its par), which the hint knows:
+    ``best`` is the best score reachable from the position asked, or from the deal for a game over."""
+    code = "GO1-C-AAAAAAB"  # the rules' example deal under Classic rules: drawing first gets it stuck
+    client = await make_client()
+    view = await client.new(code)
+    first = await ask(client, view.game)
+    assert first["best"] == par(code)
+    engine = Game.new(code)
+    while engine.status is Status.PLAYING:
+        action = Draw() if engine.stock_count else Tap(engine.playable_columns()[0] + 1)
+        engine = engine.apply(action)
+        move = {"a": "draw"} if isinstance(action, Draw) else {"a": "tap", "col": action.column}
+        reply = await client.act(view.game, **move)
+        assert reply["t"] == "ack", reply
+        await client.wait_version(view.game, reply["v"])
+    assert engine.status is Status.STUCK
+    stuck = await ask(client, view.game)
+    assert stuck["move"] is None and stuck["winnable"] is False
+    assert stuck["best"] == par(code) > engine.score  # what the deal allowed, not what this game made

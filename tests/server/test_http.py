@@ -38,8 +38,8 @@ async def test_healthz_metrics_catalogs_and_root(server, make_client) -> None:
 
 
 async def test_healthz_reports_redis_down(settings, redis_server) -> None:
-    from golfrace.redis_server import start_test_server
-    from golfrace.testing import running_server
+    from golfrace.store.embedded import start_test_server
+    from golfrace_testkit.servers import running_server
 
     spare = start_test_server(redis_server.data_dir / "spare")
     try:
@@ -70,9 +70,9 @@ async def test_bot_command_plays_to_the_end(server) -> None:
 
 
 async def test_bot_waits_out_the_rate_limit_before_a_new_game(server, settings) -> None:
-    from golfrace.bot import play_game
-    from golfrace.client import Client
-    from golfrace.testing import running_server
+    from golfrace_client.bot import play_game
+    from golfrace_client.client import Client
+    from golfrace_testkit.servers import running_server
 
     from .helpers import WIN_CODE
 
@@ -99,3 +99,36 @@ async def test_the_web_client_goes_out_compressed(server) -> None:
         assert script.num_bytes_downloaded < len(script.content) / 2  # bytes on the wire vs decoded
         plain = await http.get("/healthz", headers={"accept-encoding": "gzip"})
         assert "content-encoding" not in plain.headers  # below GZIP_MIN_BYTES
+
+
+async def test_metrics_answer_metrics_allow_only(settings) -> None:
+    """Fair play 19.9: /metrics is served to GOLFRACE_METRICS_ALLOW only (loopback by default); behind a
+    trusted proxy the client it forwards for counts, not the proxy on loopback."""
+    from golfrace_testkit.servers import running_server
+
+    async def status(server, **headers: str) -> tuple[int, str]:
+        async with httpx.AsyncClient(base_url=server.http, timeout=5) as http:
+            answer = await http.get("/metrics", headers=headers)
+            return answer.status_code, answer.text
+
+    outside = {"X-Forwarded-For": "203.0.113.7"}
+    async with running_server(settings.with_(port=0)) as server:  # the default: loopback
+        assert (await status(server))[0] == 200
+        assert (await status(server, **outside))[0] == 200  # no trusted proxy: the header is anyone's
+    async with running_server(settings.with_(port=0, trusted_proxies=1)) as server:
+        code, body = await status(server, **outside)  # a proxy on loopback forwarding an outsider
+        assert code == 403 and httpx.Response(403, text=body).json()["error"] == "forbidden"
+        assert (await status(server, **{"X-Forwarded-For": "127.0.0.1"}))[0] == 200
+    allow = "198.51.100.0/24, 2001:db8::1"
+    async with running_server(settings.with_(port=0, metrics_allow=allow)) as server:
+        assert (await status(server))[0] == 403  # loopback no longer listed
+        assert "golfrace_" not in (await status(server))[1]
+    async with running_server(settings.with_(port=0, metrics_allow="")) as server:
+        assert (await status(server))[0] == 403  # nobody
+
+
+def test_a_bad_metrics_allow_stops_the_server(settings) -> None:
+    from golfrace.http.app import create_app
+
+    with pytest.raises(ValueError, match="GOLFRACE_METRICS_ALLOW"):
+        create_app(settings.with_(metrics_allow="127.0.0.1,localhost"))

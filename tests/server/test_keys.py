@@ -6,17 +6,9 @@ from __future__ import annotations
 import pytest
 from redis.crc import key_slot
 
-from golfrace.keys import (
-    ID_ALPHABET,
-    channel,
-    game_key,
-    gate_key,
-    new_id,
-    new_race_id,
-    player_key,
-    seat_id,
-    seat_of,
-)
+from golfrace.store.keys import channel, game_key, gate_key, player_key, seat_id, seat_of
+from golfrace.wire.ids import ID_ALPHABET, new_race_id
+from golfrace.wire.ids import new_game_id as new_id
 
 RACE = "rabcdefghijk"
 

@@ -1,8 +1,8 @@
 """Every transient key has a TTL (issue 11.8): a realistic session (solo games won and left, a race with a
 watcher, a lobby left empty, a daily attempt, leaderboards over the websocket and HTTP) against a fresh
 Redis, then a scan of the whole keyspace for keys without a TTL that are not on the documented list of
-permanent keys (``redis_server.PERMANENT_KEYS``, docs/fair-play.md). The embedded Redis evicts only keys
-with a TTL (``volatile-lru``), so a key without one would be kept until the disk is full."""
+permanent keys (``redis_server.PERMANENT_KEYS``, docs/fair-play.md). Redis runs ``noeviction`` (issue
+19.5), so a key without a TTL would be kept until the memory is full."""
 
 from __future__ import annotations
 
@@ -16,22 +16,21 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from golfrace.client import Client
-from golfrace.limits import GENEROUS
-from golfrace.redis_server import PERMANENT_KEYS, PERMANENT_PATTERNS, RedisServer, start_test_server
+from golfrace.live.limits import GENEROUS
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace.store.embedded import PERMANENT_KEYS, PERMANENT_PATTERNS, RedisServer
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer, running_server
+
+from ..own_server import private_redis
 
 T = 10.0
 
 
 @pytest.fixture
 def fresh_redis(tmp_path: Path) -> Iterator[RedisServer]:
-    server = start_test_server(tmp_path)
-    try:
+    with private_redis(tmp_path) as server:
         yield server
-    finally:
-        server.stop()
 
 
 async def play_to_the_end(client: Client, game: str) -> None:
@@ -67,7 +66,7 @@ async def session(server: RunningServer) -> None:
         kim = await Client(server.ws, name="Kim").start(T)
         kims = await kim.new()
         await play_to_the_end(kim, kims.game)
-        async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
+        async with httpx.AsyncClient(base_url=server.site, timeout=T) as http:
             body = {"username": "KimKeys", "password": "a long and rare phrase", "token": kim.token}
             assert (await http.post("/api/account/signup", json=body)).status_code == 201
             wrong = {"username": "KimKeys", "password": "not the password"}

@@ -15,11 +15,14 @@ import yaml
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from golfrace.client import Client
-from golfrace.limits import CLOSE_BAD_ORIGIN, GENEROUS, client_ip, network, origin_allowed
-from golfrace.redis_server import ALLOWED_POLICIES, RedisServer, RedisServerError, start_test_server
+from golfrace.live.limits import GENEROUS, client_ip, network, origin_allowed
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace.store.embedded import ALLOWED_POLICIES, RedisServer, RedisServerError, start_test_server
+from golfrace.wire.protocol import CLOSE_BAD_ORIGIN
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer, running_server
+
+from ..own_server import private_redis
 
 T = 5.0
 
@@ -82,44 +85,49 @@ def test_origin_allow_list(headers: list[tuple[bytes, bytes]], allowed: str, ok:
     assert origin_allowed(headers, allowed) is ok
 
 
-def test_the_embedded_redis_never_runs_a_policy_that_evicts_permanent_keys(tmp_path: Path) -> None:
-    with pytest.raises(RedisServerError):
-        RedisServer(tmp_path, policy="allkeys-lru")
+@pytest.mark.parametrize("policy", ["allkeys-lru", "volatile-lru", "volatile-ttl", "volatile-lfu"])
+def test_the_embedded_redis_never_runs_a_policy_that_evicts(tmp_path: Path, policy: str) -> None:
+    with pytest.raises(RedisServerError):  # sessions, daily claims and boards have TTLs (issue 19.5)
+        RedisServer(tmp_path, policy=policy)
 
 
-async def test_the_redis_runs_with_maxmemory_and_a_volatile_policy(tmp_path: Path) -> None:
+async def test_the_redis_runs_with_maxmemory_and_noeviction(tmp_path: Path) -> None:
     server = start_test_server(tmp_path)
     try:
         redis = aioredis.Redis.from_url(server.url)
         config = await asyncio.wait_for(redis.config_get("maxmemory*"), T)
         assert int(config["maxmemory"]) == 256 * 1024 * 1024
-        assert config["maxmemory-policy"] == Settings().redis_maxmemory_policy == "volatile-lru"
+        assert config["maxmemory-policy"] == Settings().redis_maxmemory_policy == "noeviction"
         await redis.aclose()
     finally:
         server.stop()
 
 
-def test_the_compose_redis_runs_with_maxmemory_and_a_volatile_policy() -> None:
-    compose = yaml.safe_load((Path(__file__).resolve().parents[2] / "docker-compose.yml").read_text())
+def test_the_compose_and_cluster_redis_run_with_maxmemory_and_noeviction() -> None:
+    root = Path(__file__).resolve().parents[2]
+    compose = yaml.safe_load((root / "docker-compose.yml").read_text())
     command = compose["services"]["redis"]["command"]
     assert command[command.index("--maxmemory") + 1].endswith("mb")
-    assert command[command.index("--maxmemory-policy") + 1] in ALLOWED_POLICIES
+    assert command[command.index("--maxmemory-policy") + 1] in ALLOWED_POLICIES == ("noeviction",)
+    conf = dict(
+        line.split(None, 1) for line in (root / "deploy" / "redis-cluster.conf").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    )  # fmt: skip
+    assert conf["maxmemory-policy"] == "noeviction" and conf["maxmemory"].endswith("mb")
 
 
 # --- over real websockets -----------------------------------------------------------------------------------
 @pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
-    server = start_test_server(tmp_path)
-    try:
+    with private_redis(tmp_path) as server:
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
 def limited(settings: Settings, own_redis: RedisServer) -> Settings:
     """The shared settings with tight buckets (2 at once, then one a second) on a Redis of their own."""
-    tight = {key: 2 if key.endswith("_burst") else 3600.0 for key in GENEROUS}
+    tight = {key: 2 if key.endswith("_burst") else 3600.0 for key in GENEROUS if "_sid_" not in key}
+    # (a new seq space costs a token of its own bucket too: tests/server/test_seq_spaces.py)
     return settings.with_(port=0, redis_url=own_redis.url, **tight)
 
 
@@ -228,7 +236,7 @@ async def test_a_bucket_key_has_a_hash_tag_and_a_ttl(limited, own_redis, clients
         await (await connected(server, clients)).hello(T)
     redis = aioredis.Redis.from_url(own_redis.url)
     keys = [k async for k in redis.scan_iter("limit:*")]
-    assert keys == [b"limit:{identity|127.0.0.1}"]
+    assert sorted(keys) == [b"limit:{identity|127.0.0.1}", b"limit:{sid|127.0.0.1}"]
     assert 0 < await redis.pttl(keys[0]) <= 1000 + 1000  # full again after one token at 1/s, plus a margin
     await redis.aclose()
 

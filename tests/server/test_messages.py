@@ -9,10 +9,12 @@ from types import ModuleType
 
 import pytest
 
-from golfrace import hints, messages
-from golfrace.app import CORE
-from golfrace.dispatch import Dispatch, handler
-from golfrace.errors import ErrorCode
+from golfrace.http.app import CORE
+from golfrace.live import handlers, hints, moves
+from golfrace.live.dispatch import Dispatch, handler
+from golfrace.server import EXTENSIONS
+from golfrace.wire import client_js, messages
+from golfrace.wire.errors import ErrorCode
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "protocol.md").read_text()
@@ -90,8 +92,9 @@ def test_rid_and_every_error_code_are_documented() -> None:
 
 
 def test_the_web_client_module_is_current() -> None:
-    """client_web/src/messages.js is `golfrace messages --js` (regenerate it after changing messages.py)."""
-    assert (ROOT / "client_web" / "src" / "messages.js").read_text() == messages.javascript()
+    """client_web/src/net/messages.js is `golfrace messages --js` (regenerate it after changing
+    messages.py)."""
+    assert (ROOT / "client_web" / "src" / "net" / "messages.js").read_text() == client_js.javascript()
 
 
 def test_the_web_client_sends_only_defined_types() -> None:
@@ -107,11 +110,12 @@ def test_the_web_client_sends_only_defined_types() -> None:
 
 
 def test_each_app_builds_its_own_table() -> None:
-    games = Dispatch.from_modules(CORE)
+    games = Dispatch.from_modules([handlers, moves])
     assert {"hello", "act", "ping"} <= set(games.specs) and "hint" not in games.specs
+    assert set(games.specs) == set(Dispatch.from_modules(CORE).specs)
     with_hints = Dispatch.from_modules([*CORE, hints])
-    assert "hint" in with_hints.specs and "hint" not in Dispatch.from_modules(CORE).specs
-    everything = Dispatch.from_modules([*CORE, hints, __import__("golfrace.races.wire").races.wire])
+    assert "hint" in with_hints.specs
+    everything = Dispatch.from_modules([*CORE, *(m for e in EXTENSIONS for m in e.handlers)])
     assert set(everything.specs) == set(messages.CLIENT)  # every defined message has a handler
 
 

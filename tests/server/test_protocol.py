@@ -5,13 +5,13 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from golfrace.client import Client
 from golfrace.engine import Draw, Game, Tap, Undo
-from golfrace.messages import CLIENT
-from golfrace.protocol import JSON, MSGPACK, ProtocolError, decode, encode
+from golfrace.live.tokens import Tokens
 from golfrace.settings import Settings
-from golfrace.tokens import Tokens
-from golfrace.views import diff, public_state
+from golfrace.wire.messages import CLIENT
+from golfrace.wire.protocol import JSON, MSGPACK, ProtocolError, decode, encode
+from golfrace.wire.views import diff, public_state
+from golfrace_client.client import Client
 
 from .helpers import WIN_CODE, assert_no_leak
 

@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from golfrace.client import Client
-from golfrace.keys import channel, game_key
 from golfrace.settings import Settings
-from golfrace.testing import RunningServer, running_server
+from golfrace.store.commit import Outcome
+from golfrace.store.keys import channel, game_key
+from golfrace_client.client import Client
+from golfrace_testkit.servers import RunningServer, running_server
 
 from .helpers import WIN_CODE, WIN_MOVES, drop_first_message, fail_once
 
@@ -84,7 +85,7 @@ async def test_a_commit_whose_reply_was_lost_still_reaches_every_follower(
 
     batcher._exchange = lose_the_reply
     commit = a.ctx.store.commit
-    outcomes: list[str] = []
+    outcomes: list[Outcome] = []
 
     async def traced(*args: Any, **kwargs: Any) -> Any:
         result = await commit(*args, **kwargs)
@@ -93,7 +94,7 @@ async def test_a_commit_whose_reply_was_lost_still_reaches_every_follower(
 
     a.ctx.store.commit = traced
     answer = await player.act(view.game, "draw")  # the batch is retried: the script answers `dup`
-    assert lost["done"] and outcomes == ["dup"] and answer["t"] == "ack" and answer["v"] == 1
+    assert lost["done"] and outcomes == [Outcome.DUP] and answer["t"] == "ack" and answer["v"] == 1
     for c in (player, watcher):
         await c.wait_version(view.game, 1, timeout=T)
         assert diff_versions(c, view.game) == [1]
@@ -193,18 +194,25 @@ async def test_a_move_during_open_is_not_lost(
     a, b = pair
     player, watcher = await make_client(a.ws), await make_client(b.ws)
     view = await player.new(WIN_CODE)
-    store = b.ctx.store
-    real = store.load
+    store, hub = b.ctx.store, b.ctx.hub
+    real, real_dispatch = store.load, hub._dispatch
     calls = {"n": 0}
+    arrived = asyncio.Event()
+
+    def dispatch(name: str, raw: bytes) -> None:
+        real_dispatch(name, raw)
+        if name == channel(view.game):
+            arrived.set()
 
     async def load(game_id: str) -> Any:
         stored = await real(game_id)
         calls["n"] += 1
         if calls["n"] == 2:  # open's read after subscribing: a move lands before the snapshot is sent
             await player.act(view.game, "draw")
-            await asyncio.sleep(0.2)
+            await asyncio.wait_for(arrived.wait(), T)  # its diff has reached B, ahead of the snapshot
         return stored
 
+    hub._dispatch = dispatch
     store.load = load
     await watcher.open(view.game, "watcher")
     await watcher.wait_version(view.game, 1, timeout=T)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from golfrace.app import create_app
-from golfrace.redis_conn import ClusterUrl, RedisUrlError, is_cluster, wait_replicas
+from golfrace.http.app import create_app
 from golfrace.settings import Settings
+from golfrace.store.connection import ClusterUrl, RedisUrlError, is_cluster, wait_replicas
 
 
 def test_a_cluster_url_lists_its_startup_nodes() -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from golfrace.client import Client
-from golfrace.testing import running_server
+from golfrace_client.client import Client
+from golfrace_testkit.servers import running_server
 
 from .helpers import WIN_CODE
 

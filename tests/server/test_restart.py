@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import redis.asyncio as aioredis
 
-from golfrace.client import Client
-from golfrace.redis_server import RedisServer
-from golfrace.testing import running_server
+from golfrace.store.embedded import RedisServer
+from golfrace_client.client import Client
+from golfrace_testkit.servers import running_server
 
 from .helpers import WIN_CODE
 
@@ -52,7 +52,7 @@ async def test_serve_with_embedded_redis_keeps_games_across_restarts(settings, t
 
     import psutil
 
-    from golfrace.testing import start_process, stop_process
+    from golfrace_testkit.servers import start_process, stop_process
 
     embedded = settings.with_(port=0, redis_url=None, data_dir=str(tmp_path / "var"))
     first = await asyncio.to_thread(start_process, embedded)

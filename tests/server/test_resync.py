@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from golfrace.testing import running_server
+from golfrace_testkit.servers import running_server
 
 from .helpers import WIN_CODE, WIN_MOVES
 

@@ -34,17 +34,17 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.uri import parse_uri
 
-from golfrace.batcher import batch_client
-from golfrace.client import Client
-from golfrace.protocol import JSON
-from golfrace.redis_cluster import cluster_binaries
-from golfrace.redis_server import free_port, terminate
 from golfrace.seams import redis_pubsub, redis_wire
 from golfrace.seams.redis_pubsub import PubSubLink
 from golfrace.seams.uvicorn_server import SANSIO_MODULE, BadTextFrameLog, Server
 from golfrace.seams.uvicorn_ws import Gate, Inbox, LeanWebSocketProtocol
 from golfrace.seams.ws_frames import FRAMES, frame
-from golfrace.testing import running_server
+from golfrace.store.batcher import batch_client
+from golfrace.store.embedded import free_port, terminate
+from golfrace.wire.protocol import JSON
+from golfrace_client.client import Client
+from golfrace_testkit.cluster import cluster_binaries
+from golfrace_testkit.servers import running_server
 
 from .helpers import WIN_CODE
 
@@ -360,6 +360,50 @@ async def test_exchange_runs_a_transaction_whose_queued_replies_pass_redis_pys_c
     executed = list(replies[-2])
     assert len(executed) == 5 and executed[0] == 1 and executed[-1] == 1  # HSET's … INCR's, inside EXEC's
     assert replies[-1] == 3
+
+
+async def test_a_batch_packed_in_one_buffer_gets_the_replies_of_redis_py_s_own_pipeline(
+    client: aioredis.Redis,
+) -> None:
+    """A batch packed by ``pack`` (one buffer) and read by ``exchange``: the same replies, callbacks and
+    errors as redis-py's own pipeline."""
+    key = "golfrace:test:seams:fast"
+    commands: list[tuple[Any, ...]] = [
+        ("SET", key, "v"),
+        ("GET", key),
+        ("INCR", key),  # an error: not an integer
+        ("EXPIRE", key, 60),
+        ("EXISTS", key, key + ":none"),
+        ("HSET", key + ":h", "a", 1, "b", "x"),
+        ("HGETALL", key + ":h"),
+        ("HMGET", key + ":h", "a", "zz"),
+        ("MULTI",),
+        ("SET", key + ":n", 1),
+        ("INCR", key),
+        ("EXEC",),
+        ("ZADD", key + ":z", 2, "g", 1, "f"),
+        ("ZRANGEBYSCORE", key + ":z", "-inf", "+inf"),
+        ("EVAL", "return {1, 'x', {2}}", 0),
+        ("DEL", key, key + ":h", key + ":n", key + ":z"),
+    ]
+    pipe = client.pipeline(transaction=False)
+    for args in commands:
+        pipe.execute_command(*args)
+    theirs = await pipe.execute(raise_on_error=False)
+    await client.delete(key, key + ":h", key + ":n", key + ":z")
+    conn = redis_wire.connection(client)
+    try:
+        mine = await redis_wire.exchange(client, conn, commands, redis_wire.pack(conn, commands), T)
+    finally:
+        await redis_wire.drop(conn)
+    assert len(mine) == len(theirs)
+    for a, b in zip(mine, theirs, strict=True):
+        if isinstance(b, Exception):
+            assert type(a) is type(b) and str(a) == str(b)
+        elif isinstance(b, list):
+            assert [type(x) for x in a] == [type(x) for x in b] and [str(x) for x in a] == [str(x) for x in b]
+        else:
+            assert a == b
 
 
 def test_pack_refuses_an_argument_redis_py_cannot_encode(client: aioredis.Redis) -> None:

@@ -12,9 +12,9 @@ import pytest
 from websockets.frames import Close, Frame, Opcode
 from websockets.protocol import State
 
-from golfrace.client import Client
 from golfrace.seams.uvicorn_ws import Gate, Inbox, LeanWebSocketProtocol
-from golfrace.testing import running_server
+from golfrace_client.client import Client
+from golfrace_testkit.servers import running_server
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -56,7 +56,7 @@ async def test_gate_blocks_until_set() -> None:
 async def test_server_falls_back_to_uvicorns_protocol_without_the_seam(settings, monkeypatch) -> None:
     from golfrace.seams.uvicorn_server import SANSIO_MODULE, websocket_protocol
     from golfrace.seams.uvicorn_ws import LeanWebSocketProtocol
-    from golfrace.testing import running_server
+    from golfrace_testkit.servers import running_server
 
     assert websocket_protocol() is LeanWebSocketProtocol
     monkeypatch.setitem(sys.modules, "golfrace.seams.uvicorn_ws", None)  # importing it now raises ImportError
@@ -172,5 +172,20 @@ async def test_the_frames_flag_is_off_once_the_server_closes_and_with_compressio
                 protocol.shutdown()  # uvicorn's, at a server's stop: a close frame, the transport closed
                 assert not protocol.close_sent and not protocol.disconnected
             assert protocol.can_write_frames() is _frames_may_go(protocol) is False
+        finally:
+            await client.close()
+
+
+async def test_an_idle_connection_keeps_no_instance_dict_hello_timer_or_channel_set(settings: Any) -> None:
+    """What an idle connection holds (bench/server.py's idle phase): every attribute of uvicorn's protocol
+    in a slot (no instance dict of its own), and once the hello came, no hello timer and no channel set."""
+    async with running_server(settings.with_(port=0)) as server:
+        client = Client(server.ws)
+        protocol = await _protocol_of(server, client)
+        try:
+            (session,) = list(server.ctx.sessions)
+            assert not getattr(protocol, "__dict__", {})  # every attribute uvicorn set went into a slot
+            assert protocol.conn.state is State.OPEN and protocol.can_write_frames()
+            assert session.hello_timer is None and not isinstance(session.channels, set)
         finally:
             await client.close()

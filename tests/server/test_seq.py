@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from golfrace.client import Client
+from golfrace_client.client import Client
 
 from .helpers import WIN_CODE
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from golfrace.config import SettingError, env_values
 from golfrace.settings import HintSettings, Settings
+from golfrace.settings.env import SettingError, env_values
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,7 +73,7 @@ def test_other_settings_objects_share_the_reader() -> None:
 
 
 def test_race_settings_from_env_take_only_the_named_fields() -> None:
-    from golfrace.races.settings import RaceSettings
+    from golfrace.settings.races import RaceSettings
 
     s = RaceSettings.from_env(
         {
@@ -89,7 +89,7 @@ def test_race_settings_from_env_take_only_the_named_fields() -> None:
 
 
 def test_race_watcher_timing_must_make_sense() -> None:
-    from golfrace.races.settings import RaceSettings
+    from golfrace.settings.races import RaceSettings
 
     for env in (
         {"GOLFRACE_RACE_WATCHER_REFRESH_S": "20", "GOLFRACE_RACE_WATCHER_STALE_S": "15"},

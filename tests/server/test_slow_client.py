@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from golfrace import metrics
-from golfrace.protocol import CLOSE_TOO_SLOW
-from golfrace.testing import running_server
+from golfrace.live import metrics
+from golfrace.wire.protocol import CLOSE_TOO_SLOW
+from golfrace_testkit.servers import running_server
 
 from ..clock import MovableClock
 from .helpers import WIN_CODE, WIN_MOVES

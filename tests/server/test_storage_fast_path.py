@@ -13,13 +13,13 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from golfrace.batcher import Batcher, batch_client
 from golfrace.engine import Draw, Game, Undo
-from golfrace.game_codec import decode_state, encode_state, history_text, next_history
-from golfrace.hub import classic_hub
-from golfrace.protocol import pack
-from golfrace.redis_server import RedisServer, start_test_server
-from golfrace.stored import Stored
+from golfrace.store.batcher import Batcher, batch_client
+from golfrace.store.embedded import RedisServer, start_test_server
+from golfrace.store.game_codec import decode_state, encode_state, history_text, next_history
+from golfrace.store.pubsub import classic_hub
+from golfrace.store.stored_game import Stored
+from golfrace.wire.protocol import pack
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from golfrace.engine import Draw, Game
-from golfrace.game_codec import history_text
-from golfrace.stored import FIELDS, Stored, from_fields, new_stored
+from golfrace.store.game_codec import history_text
+from golfrace.store.stored_game import FIELDS, Stored, from_fields, new_stored
 
 CODE = "GO1-E-AAAAAAB"
 

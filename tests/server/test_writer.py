@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from golfrace.client import Client
-from golfrace.protocol import JSON, MSGPACK
-from golfrace.testing import running_server
+from golfrace.wire.protocol import JSON, MSGPACK
+from golfrace_client.client import Client
+from golfrace_testkit.servers import running_server
 
 from .helpers import WIN_CODE, WIN_MOVES, assert_no_leak
 

@@ -3,12 +3,14 @@
 // mode, streak, recent games with replays), names, password, passkeys, devices, and deleting the account.
 // Its state and the changes per message are account_state.js; here: the forms and loads feed it, and
 // `render` paints it (the signed-out forms, or the profile once it is loaded).
-import { account, accountErrorText, api, onAccountChange, setAccount } from "../account.js";
-import { clock, statusText } from "../format.js";
-import { locale, t } from "../i18n.js";
-import { el, toast, translate } from "../ui.js";
-import { createPasskey, getPasskey, passkeysAvailable } from "../webauthn.js";
+import { account, accountErrorText, api, onAccountChange, setAccount } from "../features/account.js";
+import { clock, statusText } from "../ui/format.js";
+import { locale, t } from "../ui/i18n.js";
+import { el, toast, translate } from "../ui/ui.js";
+import { byNameAddress, createPasskey, getPasskey, onIpAddress, passkeysAvailable, passkeysHere } from "../net/webauthn.js";
 import { initial, reduce } from "./account_state.js";
+import { loop } from "../ui/loop.js";
+import { createRatingPanel } from "../features/ratings.js";
 
 const SIGNED_OUT = `
   <div class="account-out">
@@ -17,13 +19,15 @@ const SIGNED_OUT = `
       <p data-t="account.why"></p>
       <form class="account-form signup-form" novalidate>
         <label><span data-t="account.username"></span>
-          <input name="username" autocomplete="username" dir="ltr" spellcheck="false" maxlength="20" required>
+          <input name="username" autocomplete="username" dir="ltr" spellcheck="false" data-bound="username_max" required>
           <small data-t="account.username_hint"></small></label>
-        <label><span data-t="account.display"></span><input name="display" maxlength="24" autocomplete="nickname"></label>
+        <label><span data-t="account.display"></span><input name="display" data-bound="display_max" autocomplete="nickname"></label>
+        <p class="passkey-by-name" hidden><span data-t="account.passkey_by_name"></span>
+          <span class="passkey-local" hidden><span data-t="account.passkey_open_by_name"></span> <a dir="ltr"></a></span></p>
         <button type="button" class="btn primary signup-passkey" data-t="account.signup_passkey"></button>
         <p class="or" data-t="account.or"></p>
         <label><span data-t="account.password"></span>
-          <input name="password" type="password" autocomplete="new-password" dir="ltr" maxlength="128">
+          <input name="password" type="password" autocomplete="new-password" dir="ltr" data-bound="password_max">
           <small data-t="account.password_hint"></small></label>
         <button type="submit" class="btn signup-password" data-t="account.signup_password"></button>
       </form>
@@ -34,9 +38,9 @@ const SIGNED_OUT = `
       <p class="or" data-t="account.or"></p>
       <form class="account-form signin-form" novalidate>
         <label><span data-t="account.username"></span>
-          <input name="username" autocomplete="username" dir="ltr" spellcheck="false" maxlength="64"></label>
+          <input name="username" autocomplete="username" dir="ltr" spellcheck="false" data-bound="username_sent_max"></label>
         <label><span data-t="account.password"></span>
-          <input name="password" type="password" autocomplete="current-password" dir="ltr" maxlength="512"></label>
+          <input name="password" type="password" autocomplete="current-password" dir="ltr" data-bound="password_sent_max"></label>
         <button type="submit" class="btn signin-password" data-t="account.signin_password"></button>
       </form>
     </div>
@@ -52,10 +56,7 @@ const SIGNED_IN = `
     <div class="panel">
       <h2 data-t="account.stats"></h2>
       <dl class="account-totals"></dl>
-      <div class="table-wrap"><table class="account-modes"><thead><tr>
-        <th data-t="account.mode"></th><th data-t="account.played"></th><th data-t="account.won"></th>
-        <th data-t="account.best_score"></th><th data-t="account.best_time"></th>
-      </tr></thead><tbody></tbody></table></div>
+      <p class="account-see-stats"><a href="#/stats" data-t="account.see_stats"></a></p>
       <h2 data-t="account.recent"></h2>
       <ul class="account-recent"></ul>
       <p class="empty account-no-games" data-t="account.no_games" hidden></p>
@@ -63,25 +64,25 @@ const SIGNED_IN = `
     <div class="panel">
       <h2 data-t="account.settings"></h2>
       <form class="account-form display-form" novalidate>
-        <label><span data-t="account.display"></span><input name="display" maxlength="24"></label>
+        <label><span data-t="account.display"></span><input name="display" data-bound="display_max"></label>
         <button type="submit" class="btn" data-t="account.save"></button>
       </form>
       <form class="account-form rename-form" novalidate>
         <label><span data-t="account.new_username"></span>
-          <input name="username" dir="ltr" spellcheck="false" maxlength="20"></label>
+          <input name="username" dir="ltr" spellcheck="false" data-bound="username_max"></label>
         <button type="submit" class="btn" data-t="account.rename"></button>
       </form>
       <form class="account-form password-form" novalidate>
         <label class="current-field"><span data-t="account.current_password"></span>
           <input name="current" type="password" autocomplete="current-password" dir="ltr"></label>
         <label><span data-t="account.new_password"></span>
-          <input name="password" type="password" autocomplete="new-password" dir="ltr" maxlength="128"></label>
+          <input name="password" type="password" autocomplete="new-password" dir="ltr" data-bound="password_max"></label>
         <button type="submit" class="btn" data-t="account.change_password"></button>
       </form>
       <p class="account-passkeys"></p>
       <div class="account-form add-passkey-form">
         <label class="add-passkey-field"><span data-t="account.your_password"></span>
-          <input name="confirm-password" type="password" autocomplete="current-password" dir="ltr" maxlength="512"></label>
+          <input name="confirm-password" type="password" autocomplete="current-password" dir="ltr" data-bound="password_sent_max"></label>
         <button type="button" class="btn add-passkey" data-t="account.add_passkey"></button>
       </div>
     </div>
@@ -96,14 +97,16 @@ const SIGNED_IN = `
       <form class="account-form delete-form" novalidate>
         <label><span data-t="account.delete_confirm"></span><input name="confirm" dir="ltr" spellcheck="false"></label>
         <label class="delete-password-field"><span data-t="account.your_password"></span>
-          <input name="password" type="password" autocomplete="current-password" dir="ltr" maxlength="512"></label>
+          <input name="password" type="password" autocomplete="current-password" dir="ltr" data-bound="password_sent_max"></label>
         <button type="submit" class="btn danger delete-password" data-t="account.delete"></button>
         <button type="button" class="btn danger delete-passkey" data-t="account.delete_passkey"></button>
       </form>
     </div>
   </div>`;
 
-/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
+/** @typedef {import("./account_state.js").AccountState} AccountState */
+
+/** @param {import("../ui/app.js").App} app @returns {import("../ui/app.js").View} */
 export function createAccountView(app) {
   const root = el(`
     <section class="view account-view">
@@ -112,27 +115,26 @@ export function createAccountView(app) {
     </section>`);
   const body = /** @type {HTMLElement} */ (root.querySelector(".account-body"));
   const errorLine = /** @type {HTMLElement} */ (root.querySelector(".account-error"));
-  let view = initial();
+  const v = loop({ initial: initial(), reduce, effects, render });
   /** @type {Record<string, any> | null} the account the signed-in page shows (which proof it can give) */
   let shown = null;
 
-  /** @param {import("./account_state.js").Msg} msg */
-  function update(msg) {
-    const before = view;
-    view = reduce(view, msg);
-    if (view === before) return;
-    render(view);
-    if (view.expired && !before.expired) changed(null);
-    if (view.shows !== before.shows) {
-      if (view.player) loadProfile(view.loads);
-      else if (!passkeysAvailable()) showError({ code: "passkey_unsupported" });
+  /** What a change leads to beyond the page: signing out when the server says the page is not signed in, and
+   * for the account shown, its profile loaded (or, signed out, why passkeys are missing here).
+   * @param {AccountState} before @param {AccountState} after */
+  function effects(before, after) {
+    if (after.expired && !before.expired) changed(null);
+    if (after.shows !== before.shows) {
+      if (after.player) loadProfile(after.loads);
+      else if (!passkeysAvailable() && !onIpAddress()) showError({ code: "passkey_unsupported" });
     }
   }
 
   /** @param {Record<string, any> | null} err */
-  const showError = (err) => update({ t: "error", error: err });
+  const showError = (err) => v.update({ t: "error", error: err });
 
-  /** Signed in or out: the websocket reconnects, so that it is the account's player (or a new guest). */
+  /** Signed in or out: the websocket reconnects, so that it is the account's player (or a new guest).
+   * @param {Record<string, any> | null} value the account (null: signed out) */
   function changed(value) {
     setAccount(value); // re-renders through the listener below
     app.reconnect();
@@ -145,9 +147,10 @@ export function createAccountView(app) {
     try {
       await work();
     } catch (err) {
-      if (err?.name === "NotAllowedError" || err?.name === "AbortError") showError({ code: "passkey_cancelled" });
+      const why = /** @type {Record<string, any> | null} */ (err); // a browser's DOMException, or the API's {code}
+      if (why?.name === "NotAllowedError" || why?.name === "AbortError") showError({ code: "passkey_cancelled" });
       else if (err instanceof Error) showError({ code: "bad_passkey" });
-      else showError(err);
+      else showError(why);
     } finally {
       if (button) button.disabled = false;
     }
@@ -160,11 +163,23 @@ export function createAccountView(app) {
 
   function renderSignedOut() {
     body.replaceChildren(el(SIGNED_OUT));
-    const q = (s) => /** @type {HTMLElement} */ (body.querySelector(s));
+    const q = (/** @type {string} */ s) => /** @type {HTMLElement} */ (body.querySelector(s));
     const signup = /** @type {HTMLFormElement} */ (q(".signup-form"));
     const signin = /** @type {HTMLFormElement} */ (q(".signin-form"));
-    const passkeys = passkeysAvailable();
+    const passkeys = passkeysHere();
     for (const b of [q(".signup-passkey"), q(".signin-passkey")]) /** @type {HTMLButtonElement} */ (b).disabled = !passkeys;
+    if (onIpAddress()) {
+      // WebAuthn needs a domain name: on an IP address the page offers the password only, and says why
+      for (const b of body.querySelectorAll(".signup-passkey, .signin-passkey, .or")) /** @type {HTMLElement} */ (b).hidden = true;
+      q(".passkey-by-name").hidden = false;
+      const local = byNameAddress();
+      if (local) {
+        q(".passkey-local").hidden = false;
+        const link = /** @type {HTMLAnchorElement} */ (q(".passkey-local a"));
+        link.href = local;
+        link.textContent = local.replace(/[#?].*$/, "");
+      }
+    }
     q(".signup-passkey").addEventListener("click", (e) =>
       run(clicked(e), async () => {
         const start = await api("/passkey/signup/options", {
@@ -206,13 +221,15 @@ export function createAccountView(app) {
     });
   }
 
+  /** @param {string} mode */
   function modeName(mode) {
     const [kind, rules] = mode.split(":");
     return `${t(`account.kind_${kind}`)} · ${t(`ui.rules_${rules}`)}`;
   }
 
+  /** @param {Record<string, any>} profile */
   function fillProfile(profile) {
-    const q = (s) => body.querySelector(s);
+    const q = (/** @type {string} */ s) => /** @type {HTMLElement} */ (body.querySelector(s));
     const a = profile.account;
     q(".account-name").textContent = a.display;
     q(".account-username").textContent = `@${a.username}`;
@@ -227,18 +244,8 @@ export function createAccountView(app) {
       dd.dataset.stat = key.split(".")[1];
       totals.append(dt, dd);
     }
-    const tbody = q(".account-modes tbody");
-    tbody.replaceChildren();
-    q(".account-modes").closest(".table-wrap").hidden = Object.keys(profile.stats.modes).length === 0;
-    for (const [mode, m] of Object.entries(profile.stats.modes).sort()) {
-      const tr = document.createElement("tr");
-      for (const cell of [modeName(mode), m.played, m.won, m.best_score ?? "—", clock(m.best_time, { final: true })]) {
-        const td = document.createElement("td");
-        td.textContent = String(cell);
-        tr.append(td);
-      }
-      tbody.append(tr);
-    }
+    // each mode's numbers: the Stats page has them (a second table here said the same under other labels)
+    q(".account-see-stats").hidden = Object.keys(profile.stats.modes).length === 0;
     const list = q(".account-recent");
     list.replaceChildren();
     for (const g of profile.recent) {
@@ -257,7 +264,8 @@ export function createAccountView(app) {
       list.append(li);
     }
     q(".account-no-games").hidden = profile.recent.length > 0;
-    q(".display-form").elements.display.value = a.display === a.username ? "" : a.display;
+    const display = /** @type {HTMLFormElement} */ (q(".display-form")).elements.namedItem("display");
+    /** @type {HTMLInputElement} */ (display).value = a.display === a.username ? "" : a.display;
     q(".current-field").hidden = !a.password;
     q(".delete-password-field").hidden = !a.password;
     q(".add-passkey-field").hidden = Boolean(a.passkeys) || !a.password; // a passkey confirms, else the password
@@ -265,18 +273,29 @@ export function createAccountView(app) {
     q(".delete-password").hidden = !a.password;
     const passkey = /** @type {HTMLButtonElement} */ (q(".delete-passkey"));
     passkey.hidden = !a.passkeys;
-    passkey.disabled = !passkeysAvailable();
+    passkey.disabled = !passkeysHere();
     q(".account-passkeys").textContent = t("account.passkeys", { n: a.passkeys });
   }
 
+  /** A session's device as the server parsed it from its User-Agent: "Edge on Windows", "(iPhone)" after. */
+  function deviceName(/** @type {{browser?: string | null, os?: string | null, model?: string | null} | undefined} */ d) {
+    const { browser, os, model } = d ?? {};
+    const name = browser && os ? t("account.device_on", { browser, os }) : (browser ?? os ?? t("account.device_unknown"));
+    return model && model !== os ? `${name} (${model})` : name;
+  }
+
+  /** @param {Record<string, any>[]} sessions */
   function fillSessions(sessions) {
-    const list = body.querySelector(".account-sessions");
+    const list = /** @type {HTMLElement} */ (body.querySelector(".account-sessions"));
     list.replaceChildren();
     for (const s of sessions) {
       const li = document.createElement("li");
       const text = document.createElement("span");
       const when = new Date(s.seen).toLocaleString(locale());
-      text.textContent = s.current ? `${t("account.this_device")} · ${when}` : `${s.agent || "—"} · ${when}`;
+      const device = deviceName(s.device);
+      text.textContent = s.current ? `${t("account.this_device")} · ${device} · ${when}` : `${device} · ${when}`;
+      text.title = s.agent ?? ""; // the raw string, for whoever wants it
+      li.dataset.current = s.current ? "1" : "";
       li.append(text);
       if (!s.current) {
         const b = document.createElement("button");
@@ -286,7 +305,7 @@ export function createAccountView(app) {
         b.addEventListener("click", () =>
           run(b, async () => {
             await api("/signout", { sessions: [s.id] });
-            update({ t: "sessions", sessions: (await api("/sessions")).sessions });
+            v.update({ t: "sessions", sessions: (await api("/sessions")).sessions });
           }),
         );
         li.append(" ", b);
@@ -302,17 +321,17 @@ export function createAccountView(app) {
     try {
       [profile, sessions] = await Promise.all([api("/profile"), api("/sessions")]);
     } catch (err) {
-      update({ t: "failed", n, error: err });
+      v.update({ t: "failed", n, error: /** @type {Record<string, any>} */ (err) });
       return;
     }
-    update({ t: "loaded", n, profile, sessions: sessions.sessions });
+    v.update({ t: "loaded", n, profile, sessions: sessions.sessions });
   }
 
   /** The signed-in page, wired; filled by render from the state. */
   function buildSignedIn() {
     body.replaceChildren(el(SIGNED_IN));
     translate(body);
-    const q = (s) => /** @type {HTMLElement} */ (body.querySelector(s));
+    const q = (/** @type {string} */ s) => /** @type {HTMLElement} */ (body.querySelector(s));
     q(".sign-out").addEventListener("click", (e) => run(clicked(e), async () => {
       await api("/signout", {});
       changed(null);
@@ -321,11 +340,12 @@ export function createAccountView(app) {
       await api("/signout", { all: true });
       changed(null);
     }));
-    const saved = (done) => {
+    const saved = (/** @type {Record<string, any>} */ done) => {
       setAccount(done.account);
       toast(t("account.saved"));
       show();
     };
+    /** @param {string} name @param {string} path @param {string[]} fields */
     const form = (name, path, fields) => {
       const f = /** @type {HTMLFormElement} */ (q(name));
       f.addEventListener("submit", (e) => {
@@ -350,7 +370,7 @@ export function createAccountView(app) {
       });
     });
     const add = /** @type {HTMLButtonElement} */ (q(".add-passkey"));
-    add.disabled = !passkeysAvailable();
+    add.disabled = !passkeysHere();
     add.addEventListener("click", (e) => run(clicked(e), async () => {
       const field = /** @type {HTMLInputElement} */ (q(".add-passkey-field input"));
       const proof = shown?.passkeys ? await reassert() : { password: field.value };
@@ -382,9 +402,9 @@ export function createAccountView(app) {
     }));
   }
 
-  /** @type {import("./account_state.js").AccountState} */
+  /** @type {AccountState} */
   let painted = initial();
-  /** @param {import("./account_state.js").AccountState} s */
+  /** @param {AccountState} s */
   function render(s) {
     const was = painted;
     painted = s;
@@ -408,21 +428,25 @@ export function createAccountView(app) {
   }
 
   /** Build the page for the account signed in now (or the forms when signed out). */
-  const show = () => update({ t: "show", account: account() });
+  const show = () => v.update({ t: "show", account: account() });
+  /** @type {(() => void) | null} */
   let unlisten = null;
 
+  const ratings = createRatingPanel(); // the profile shows the quick-race ratings too
+  root.append(ratings.panel);
   return {
     root,
     title: "account.nav",
     mount() {
       showError(null);
       show();
-      unlisten = onAccountChange((value) => {
-        if ((value?.player ?? null) !== view.player) show();
+      ratings.load(app.conn.token);
+      unlisten = onAccountChange((/** @type {Record<string, any> | null} */ value) => {
+        if ((value?.player ?? null) !== v.state().player) show();
       });
     },
     unmount() {
-      update({ t: "leave" });
+      v.update({ t: "leave" });
       unlisten?.();
       unlisten = null;
     },

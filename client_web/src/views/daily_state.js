@@ -4,15 +4,17 @@
 // player's own "play" click, paints it, and derives what to send or where to go from before and after.
 
 /** @typedef {Record<string, any>} Message */
+/** @typedef {import("../net/messages.js").DailyMessage} DailyMessage */
 /**
- * The server's `daily` (the day's status), `race` and `error`, the connection's `ready`, and `play_asked` (the
- * player pressed Play: the daily race that comes next is the attempt).
- * @typedef {({t: "daily"} & Message) | {t: "race", race: string, daily?: string | null}
- *   | {t: "error", code: string, ref?: string | number, params?: object} | {t: "ready"} | {t: "play_asked"}} Msg
+ * The server's `daily` (the day's status), `race` and `error`, the connection's `ready`, `play_asked` (the
+ * player pressed Play: the daily race that comes next is the attempt) and `reset` (the view is shown again:
+ * the status of a previous visit is stale, an attempt may have ended since; the handshakes seen are kept).
+ * @typedef {DailyMessage | import("../net/messages.js").RaceMessage | import("../net/messages.js").ErrorMessage
+ *   | {t: "ready"} | {t: "play_asked"} | {t: "reset"}} Msg
  */
 /**
  * @typedef {object} DailyState
- * @property {Message | null} daily the day's status as the server last sent it (`daily`), null before
+ * @property {DailyMessage | null} daily the day's status as the server last sent it (`daily`), null before
  * @property {boolean} waiting the player asked to play: the next daily `race` is the attempt to go to
  * @property {string | null} joined the attempt's race (the view goes there)
  * @property {number} connections handshakes seen: after each one the view asks for the status again
@@ -43,14 +45,19 @@ export function reduce(state, msg) {
       return { ...state, notice: { code: msg.code, params: msg.params, n: (state.notice?.n ?? 0) + 1 } };
     case "ready":
       return { ...state, connections: state.connections + 1 };
+    case "reset":
+      return { ...initial(), connections: state.connections };
     default:
       return state;
   }
 }
 
-/** Which label the play button has: the day's first attempt, the ranked one resumed, or a practice.
- * @param {Message | null} daily @returns {"ui.daily_play" | "ui.daily_continue" | "ui.daily_practice"} */
-export function playLabel(daily) {
+/** Which label the play button has: the day's first attempt, the ranked one resumed, or a practice; a guest
+ * plays the guests' deal (fair play 19.1: the day's deal is an account's).
+ * @param {Message | null} daily @param {boolean} [guest]
+ * @returns {"ui.daily_play" | "ui.daily_continue" | "ui.daily_practice" | "ui.daily_play_guest"} */
+export function playLabel(daily, guest = false) {
+  if (guest) return "ui.daily_play_guest";
   // played but no result: the ranked attempt is started and unfinished, and daily_play resumes it
   if (daily?.played && !daily.result) return "ui.daily_continue";
   return daily?.played ? "ui.daily_practice" : "ui.daily_play";

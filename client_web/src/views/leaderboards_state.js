@@ -3,17 +3,20 @@
 // The view feeds it the board asked for (`load`), the pages fetched over HTTP (`page`, `refreshed`), the
 // server's live `board` updates and the connection's `ready`; it paints the state and derives from before
 // and after what to fetch and which board to follow.
-import { checkCode } from "../codes.js";
+import { checkCode } from "../game/codes.js";
+import { checkCourse } from "../game/course.js";
 
 /** @typedef {Record<string, any>} Message */
+/** @typedef {import("../net/messages.js").BoardMessage} BoardMessage */
 /**
- * `load`: the board of `kind` ("daily" or "code") and `key` (a day, "" for today at `now`, or a code) is
+ * `load`: the board of `kind` ("daily", "code", "course" or "course-day": the nine-deal course's boards)
+ * and `key` (a day, "" for today at `now`, a game code or a course code) is
  * asked for; `page`: load `n` answered (`data`, or the `error` text); `board`: the server's live update of a
  * followed board; `refreshed`: refresh `r` of load `n` answered; `ready`: a new connection; `leave`: the
  * view is left (older answers are dropped, nothing is followed).
  * @typedef {{t: "load", kind: string, key: string, now?: number}
  *   | {t: "page", n: number, data?: Message, error?: string}
- *   | {t: "board", board: string, total: number, entries: Message[]}
+ *   | BoardMessage
  *   | {t: "refreshed", n: number, r: number, data: Message}
  *   | {t: "ready"} | {t: "leave"}} Msg
  */
@@ -41,12 +44,16 @@ export function today(now = Date.now()) {
 }
 
 /** Whether a live `board` update shows the same top entries as the page on screen.
- * @param {Message} page @param {Message} update */
+ * @param {Message} page @param {BoardMessage} update */
 export function sameTop(page, update) {
-  const key = (e) => `${e.player}|${e.score}|${e.elapsed}|${e.moves}|${e.finished_at}`;
+  const key = (/** @type {Message} */ e) => `${e.player}|${e.score}|${e.elapsed}|${e.moves}|${e.finished_at}`;
   const top = (page.entries ?? []).slice(0, update.entries?.length ?? 0).map(key).join();
   return page.total === update.total && top === (update.entries ?? []).map(key).join();
 }
+
+/** Whether the server sends a board's changes live (`board_watch`): the daily and code boards do; a
+ * course's board is read a page at a time. @param {string} board */
+export const followed = (board) => /^(daily|code):/.test(board);
 
 /** @param {BoardsState} state @param {{key?: string, text?: string}} error @returns {BoardsState} */
 function failed(state, error) {
@@ -65,14 +72,22 @@ export function reduce(state, msg) {
       if (msg.kind === "code") {
         const r = checkCode(msg.key);
         if (!r.ok) return failed({ ...state, loads, path: null }, { key: `ui.code_errors.${r.part}` });
-        return { ...state, loads, error: null, path: `code/${encodeURIComponent(r.code)}` };
+        return { ...state, loads, error: null, path: `code/${encodeURIComponent(/** @type {string} */ (r.code))}` };
       }
+      if (msg.kind === "course") {
+        const r = checkCourse(msg.key);
+        if (!r.ok) return failed({ ...state, loads, path: null }, { key: r.part === "prefix" ? "ui.course.code_help" : `ui.code_errors.${r.part}` });
+        return { ...state, loads, error: null, path: `course/${encodeURIComponent(/** @type {string} */ (r.code))}` };
+      }
+      if (msg.kind === "course-day") return { ...state, loads, error: null, path: `course-day/${encodeURIComponent(msg.key || today(msg.now))}` };
       return { ...state, loads, error: null, path: `daily/${encodeURIComponent(msg.key || today(msg.now))}` };
     }
-    case "page":
+    case "page": {
       if (msg.n !== state.loads) return state;
       if (msg.error) return failed(state, { text: msg.error });
-      return { ...state, shown: msg.data, watched: msg.data.board };
+      const data = /** @type {Message} */ (msg.data); // an answer without an error has its page
+      return { ...state, shown: data, watched: followed(String(data.board)) ? data.board : null };
+    }
     case "board": {
       const { shown, watched } = state;
       if (msg.board !== watched || !shown || msg.board !== shown.board || sameTop(shown, msg)) return state;

@@ -2,22 +2,24 @@
 // Watch: the races running now, with their racers and how far each has got; a race opens in the watch view.
 // The list comes from GET /api/races/live (no code, no card: a ranked race's deal stays secret). Its state and
 // changes are live_state.js; this module fetches, keeps the timer and paints.
-import { t } from "../i18n.js";
-import { racerName } from "../names.js";
-import { TABLEAU, statusText } from "../format.js";
-import { el, isolated, translate } from "../ui.js";
+import { t } from "../ui/i18n.js";
+import { racerName } from "../ui/names.js";
+import { TABLEAU, statusText } from "../ui/format.js";
+import { el, isolated, translate } from "../ui/ui.js";
 import { initial, reduce } from "./live_state.js";
+import { RULE } from "../net/messages.js";
+import { loop } from "../ui/loop.js";
 
 /**
  * @typedef {import("./live_state.js").LiveState} LiveState
  * @typedef {import("./live_state.js").LiveRace} LiveRace
  * @typedef {import("./live_state.js").Msg} Msg
- * @typedef {import("./app.js").App} App
+ * @typedef {import("../ui/app.js").App} App
  */
 
 const REFRESH_MS = 5000;
 
-/** @param {App} _app @returns {import("./app.js").View} */
+/** @param {App} _app @returns {import("../ui/app.js").View} */
 export function createLiveView(_app) {
   const root = el(`
     <section class="view live-view" aria-labelledby="live-title">
@@ -28,40 +30,46 @@ export function createLiveView(_app) {
         <ul class="live-list"></ul>
       </div>
     </section>`);
-  const q = (s) => /** @type {HTMLElement} */ (root.querySelector(s));
+  const q = (/** @type {string} */ s) => /** @type {HTMLElement} */ (root.querySelector(s));
   /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
-  /** @type {LiveState} */
-  let state = initial();
-
-  function update(/** @type {Msg} */ msg) {
-    const before = state;
-    state = reduce(state, msg);
-    if (state !== before && msg.t === "live/answer") render();
-  }
+  /** The one loop: a load's answer is painted (a load started or stopped changes only which answer counts). */
+  /** @type {import("../ui/loop.js").Loop<LiveState, Msg>} */
+  const view = loop({
+    initial: initial(),
+    reduce,
+    render: (_after, _before, msg) => msg.t === "live/answer" && render(),
+  });
+  const update = view.update;
 
   function item(/** @type {LiveRace} */ race) {
-    const li = el(`<li class="live-race" data-race="${race.race}">
+    const li = el(`<li class="live-race" data-race="${race.race ?? ""}">
       <div class="live-meta"><b class="live-count"></b><span class="live-phase"></span><span class="live-watchers"></span></div>
       <ol class="live-racers"></ol>
       <a class="btn primary live-watch"></a>
     </li>`);
-    li.querySelector(".live-count").textContent = t("ui.live.racers", { n: race.racers.length });
-    const bits = [t(race.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy"), t(`ui.phase.${race.phase}`)];
+    const part = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (li.querySelector(sel));
+    part(".live-count").textContent = t("ui.live.racers", { n: race.racers.length });
+    const bits = [t(race.rules === RULE.CLASSIC ? "ui.rules_classic" : "ui.rules_easy"), t(`ui.phase.${race.phase}`)];
     if (race.ranked) bits.push(t("ui.ranked"));
-    li.querySelector(".live-phase").textContent = bits.join(" · ");
-    li.querySelector(".live-watchers").textContent = `${t("ui.watching")}: ${race.watchers}`;
-    const list = li.querySelector(".live-racers");
+    part(".live-phase").textContent = bits.join(" · ");
+    part(".live-watchers").textContent = `${t("ui.watching")}: ${race.watchers}`;
+    const list = part(".live-racers");
     for (const r of race.racers) {
       const row = el(`<li class="live-racer"><span class="live-name"></span><span class="bar" aria-hidden="true"><span></span></span><span class="live-progress" dir="ltr"></span></li>`);
       row.dataset.status = r.status;
-      row.querySelector(".live-name").replaceChildren(isolated(racerName(r))); // its own direction, the column's side
-      /** @type {HTMLElement} */ (row.querySelector(".bar span")).style.width = `${(100 * (r.removed ?? 0)) / TABLEAU}%`;
-      row.querySelector(".live-progress").textContent = `${r.removed ?? 0}/${TABLEAU}`;
+      const cell = (/** @type {string} */ sel) => /** @type {HTMLElement} */ (row.querySelector(sel));
+      cell(".live-name").replaceChildren(isolated(racerName(r))); // its own direction, the column's side
+      cell(".bar span").style.width = `${(100 * (r.removed ?? 0)) / TABLEAU}%`;
+      cell(".live-progress").textContent = `${r.removed ?? 0}/${TABLEAU}`;
       row.title = `${statusText(r.status)} · ${r.score}`;
       list.append(row);
     }
-    const watch = /** @type {HTMLAnchorElement} */ (li.querySelector(".live-watch"));
+    const watch = /** @type {HTMLAnchorElement} */ (part(".live-watch"));
+    if (race.race == null) {
+      watch.remove(); // a lobby about to start: listed, but watched only once it has started
+      return li;
+    }
     watch.href = `#/watch/${race.race}`;
     watch.textContent = t("ui.live.watch");
     // the link's name says which race: "Watch: 3 racers, Running"
@@ -70,11 +78,13 @@ export function createLiveView(_app) {
   }
 
   function paint() {
+    const state = view.state();
     q(".live-list").replaceChildren(...state.races.map(item));
     q(".live-empty").hidden = state.races.length > 0;
   }
 
   function render() {
+    const state = view.state();
     q(".live-error").hidden = !state.failed;
     q(".live-error").textContent = state.failed ? t("ui.offline") : "";
     paint();
@@ -83,7 +93,7 @@ export function createLiveView(_app) {
 
   async function load() {
     update({ t: "live/load" });
-    const n = state.loads;
+    const n = view.state().loads;
     let data = null;
     try {
       const res = await fetch("/api/races/live");
@@ -103,7 +113,7 @@ export function createLiveView(_app) {
       timer = setInterval(load, REFRESH_MS);
     },
     unmount() {
-      clearInterval(timer);
+      clearInterval(timer ?? undefined);
       update({ t: "live/stop" }); // an answer still on its way is not shown
     },
     relabel() {

@@ -6,7 +6,7 @@
 /**
  * A race of the list (no code, no card: a ranked race's deal stays secret).
  * @typedef {Object} LiveRace
- * @property {string} race
+ * @property {string | null} race  null for a lobby about to start (its id would let strangers take its seats)
  * @property {string} phase
  * @property {string} [rules]
  * @property {boolean} [ranked]

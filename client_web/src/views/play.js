@@ -2,25 +2,32 @@
 // Play: one game of Golf against the deal, with the new-game, stuck and win dialogs and the keyboard.
 // The view's state and its changes per message are play_state.js; here: listeners feed it, `render` paints
 // it, and what a message leads to (a fresh deal, the race's lobby, storage) is read from before and after.
-import { Board } from "../board.js";
-import { checkCode, isCodePrefix, withRules } from "../codes.js";
-import { describeChange } from "../announce.js";
-import { describeState } from "../describe.js";
-import { clock } from "../format.js";
+import { Board } from "../ui/board.js";
+import { checkCode, isCodePrefix, withRules } from "../game/codes.js";
+import { describeChange } from "../ui/announce.js";
+import { describeState } from "../ui/describe.js";
+import { clock } from "../ui/format.js";
 import { playerName } from "./race.js";
-import { chime } from "../sound.js";
-import { errorText, locale, stuckText, t } from "../i18n.js";
-import { GameSession } from "../session.js";
-import { settings } from "../settings.js";
-import { boardKeys } from "../keys.js";
-import { announce, el, hideToast, isolated, shareText, toast, translate } from "../ui.js";
+import { chime } from "../ui/sound.js";
+import { errorText, locale, stuckText, t } from "../ui/i18n.js";
+import { GameSession } from "../features/session.js";
+import { settings } from "../ui/settings.js";
+import { boardKeys } from "../ui/keys.js";
+import { announce, el, hideToast, isolated, shareText, toast, translate } from "../ui/ui.js";
 import { initial, reduce } from "./play_state.js";
+import { loop } from "../ui/loop.js";
+import { quickRaceBar } from "../features/quickrace.js";
+import { RULE } from "../net/messages.js";
 
 const WIN_PAUSE_MS = 900; // the cascade alone before the result comes over it
 
+/** @typedef {import("./play_state.js").PlayState} PlayState */
+/** @typedef {import("../game/gamestate.js").GameState} GameState */
+/** @typedef {import("../net/messages.js").WelcomeMessage} WelcomeMessage */
+
 /**
- * @param {import("./app.js").App} app
- * @returns {import("./app.js").View & {start(welcome: object): void, readonly state: object | null, session: GameSession}}
+ * @param {import("../ui/app.js").App} app
+ * @returns {import("../ui/app.js").View & {start(welcome: WelcomeMessage | null): void, readonly state: GameState | null, session: GameSession, dealAndFocus(code: string): void, focusBoard(): void}}
  */
 export function createPlayView(app) {
   const root = el(`
@@ -47,11 +54,16 @@ export function createPlayView(app) {
         </div>
       </div>
       <div class="board-slot"></div>
+      <div class="qr-home"></div>
       <p class="keys-hint"><span data-t="ui.keys_hint"></span> · <span data-t="ui.key_read_board"></span></p>
       <p id="board-desc" class="sr-only"></p>
     </section>`);
+  /** @param {string} sel */
+  const q = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
+  /** @param {string} sel */
+  const button = (sel) => /** @type {HTMLButtonElement} */ (root.querySelector(sel));
 
-  let view = initial();
+  const v = loop({ initial: initial(), reduce, effects, render });
   let started = false;
   const board = new Board({
     onTap: (col, row, cardEl) => {
@@ -60,34 +72,27 @@ export function createPlayView(app) {
     },
     onDraw: () => session.act("draw"),
   });
+  /** @type {Element | null} the card the player last tapped (a refusal shakes it) */
   let lastTapped = null;
-  root.querySelector(".board-slot").append(board.el);
+  q(".board-slot").append(board.el);
+  q(".qr-home").append(quickRaceBar({ compact: true })); // "Race now" on the home page
   board.el.setAttribute("aria-describedby", "board-desc");
 
   const session = new GameSession(app.conn, {
-    onChange: (next, change, diff) => update({ t: "shown", state: next, change, diff }),
-    onRefused: (msg) => update(/** @type {import("./play_state.js").Msg} */ (msg)), // a `refused`
-    onError: (msg) => update(/** @type {import("./play_state.js").Msg} */ (msg)), // an `error`
+    onChange: (next, change, diff) => v.update({ t: "shown", state: next, change, diff }),
+    onRefused: (msg) => v.update(/** @type {import("../net/messages.js").RefusedMessage} */ (msg)),
+    onError: (msg) => v.update(/** @type {import("../net/messages.js").ErrorMessage} */ (msg)), // one for us
   });
 
-  /** @param {import("./play_state.js").Msg} msg */
-  function update(msg) {
-    const before = view;
-    view = reduce(view, msg);
-    if (view === before) return;
-    effects(before, view);
-    render(view);
-  }
-
   /** What a message leads to besides the page: storage, the speed report, a fresh deal, the race lobby.
-   * @param {import("./play_state.js").PlayState} before @param {import("./play_state.js").PlayState} after */
+   * @param {PlayState} before @param {PlayState} after */
   function effects(before, after) {
     const next = after.game;
     if (next && next !== before.game) {
       if (after.change !== "snapshot" && next.v === 1 && !settings.started(next.game)) settings.setStarted(next.game, Date.now());
       settings.game = next.game;
     }
-    if (after.hint && !before.hint && !app.conn.send({ t: "hint", game: after.hint.game })) update({ t: "hint_unsent" });
+    if (after.hint && !before.hint && !app.conn.send({ t: "hint", game: after.hint.game })) v.update({ t: "hint_unsent" });
     if (after.deals !== before.deals) {
       settings.game = null;
       startRandom();
@@ -95,10 +100,8 @@ export function createPlayView(app) {
     if (after.raceJoined && after.raceJoined !== before.raceJoined) app.navigate(`#/race/${after.raceJoined}`);
   }
 
-  const q = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
-  const button = (sel) => /** @type {HTMLButtonElement} */ (root.querySelector(sel));
   q(".copy").addEventListener("click", async () => {
-    const code = view.game?.code;
+    const code = v.state().game?.code;
     if (code && (await shareText(code, { copyOnly: true }))) toast(t("ui.copied"));
   });
   q(".undo").addEventListener("click", () => session.act("undo"));
@@ -107,14 +110,14 @@ export function createPlayView(app) {
   q(".hint").addEventListener("click", () => askHint());
 
   // --- hints: the server's solver suggests a move; the board points at it for a moment ------------------
-  const askHint = () => update({ t: "hint_asked" });
-  app.conn.on("hint", (m) => update(m));
-  app.conn.on("ready", () => update({ t: "ready" }));
+  const askHint = () => v.update({ t: "hint_asked" });
+  app.conn.on("hint", (/** @type {import("../net/messages.js").HintMessage} */ m) => v.update(m));
+  app.conn.on("ready", () => v.update({ t: "ready" }));
 
   // --- painting: the state alone, plus what the page already shows (DOM only) -------------------------
-  /** @type {import("./play_state.js").PlayState} */
+  /** @type {PlayState} */
   let painted = initial();
-  /** @param {import("./play_state.js").PlayState} s */
+  /** @param {PlayState} s */
   function render(s) {
     const began = performance.now();
     const was = painted;
@@ -144,7 +147,7 @@ export function createPlayView(app) {
     }
     if (s.notice && s.notice !== was.notice) {
       const n = s.notice;
-      toast(n.code ? errorText(n.code, n.params) : t(n.key), n.kind);
+      toast(n.key ? t(n.key) : errorText(n.code ?? "internal", n.params), n.kind); // one of the two is set
     }
     if (s.refusal && s.refusal !== was.refusal) refused(s.refusal);
     if (s.end !== was.end) {
@@ -154,7 +157,8 @@ export function createPlayView(app) {
     }
   }
 
-  /** Speed report: a diff's receipt → DOM, style and layout done, and → the next frame painted. */
+  /** Speed report: a diff's receipt → DOM, style and layout done, and → the next frame painted.
+   * @param {number} receivedAt */
   function measure(receivedAt) {
     board.el.getBoundingClientRect(); // force style and layout now, inside the measured time
     const apply = performance.now() - receivedAt;
@@ -167,13 +171,13 @@ export function createPlayView(app) {
     );
   }
 
-  /** @param {import("./play_state.js").PlayState} s */
+  /** @param {PlayState} s */
   function paintHud(s) {
     const state = s.game;
     if (!state) return;
     q(".code").textContent = state.code ?? "—";
     button(".copy").disabled = !state.code; // kept in the layout (hidden by CSS): the HUD does not reflow
-    q(".rules-badge").textContent = t(state.rules === "classic" ? "ui.rules_classic" : "ui.rules_easy");
+    q(".rules-badge").textContent = t(state.rules === RULE.CLASSIC ? "ui.rules_classic" : "ui.rules_easy");
     q(".rules-badge").dataset.rules = state.rules;
     q(".score").textContent = String(state.score);
     q(".moves").textContent = String(state.moves);
@@ -201,6 +205,9 @@ export function createPlayView(app) {
     for (const d of document.querySelectorAll("dialog.end[open]")) /** @type {HTMLDialogElement} */ (d).close();
   }
 
+  /** The element `sel` in a dialog built here (its template has it). @param {ParentNode} box @param {string} sel */
+  const inside = (box, sel) => /** @type {HTMLElement} */ (box.querySelector(sel));
+
   /** @param {string} html */
   function dialog(html) {
     const d = /** @type {HTMLDialogElement} */ (el(html));
@@ -225,8 +232,8 @@ export function createPlayView(app) {
           <p id="code-error" class="field-error" role="alert" hidden></p>
           <fieldset class="rules-choice">
             <legend data-t="ui.rules_label"></legend>
-            <label class="choice"><input type="radio" name="rules" value="easy"><span><b data-t="ui.rules_easy"></b><small data-t="ui.rules_easy_hint"></small></span></label>
-            <label class="choice"><input type="radio" name="rules" value="classic"><span><b data-t="ui.rules_classic"></b><small data-t="ui.rules_classic_hint"></small></span></label>
+            <label class="choice"><input type="radio" name="rules" value="${RULE.EASY}"><span><b data-t="ui.rules_easy"></b><small data-t="ui.rules_easy_hint"></small></span></label>
+            <label class="choice"><input type="radio" name="rules" value="${RULE.CLASSIC}"><span><b data-t="ui.rules_classic"></b><small data-t="ui.rules_classic_hint"></small></span></label>
           </fieldset>
           <label class="switch"><input type="checkbox" name="interactive"><span><b data-t="ui.interactive"></b><small data-t="ui.interactive_help"></small></span></label>
           <label class="switch"><input type="checkbox" name="sound"><span><b data-t="ui.sound"></b><small data-t="ui.sound_help"></small></span></label>
@@ -236,7 +243,7 @@ export function createPlayView(app) {
           </div>
         </form>
       </dialog>`);
-    const form = d.querySelector("form");
+    const form = /** @type {HTMLFormElement} */ (d.querySelector("form"));
     /** @param {string} name */
     const field = (name) => /** @type {HTMLInputElement} */ (form.elements.namedItem(name));
     const input = field("code");
@@ -244,7 +251,7 @@ export function createPlayView(app) {
     const sound = field("sound");
     const error = /** @type {HTMLElement} */ (d.querySelector("#code-error"));
     const radios = [.../** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll("input[name=rules]"))];
-    const pick = (rules) => radios.forEach((r) => (r.checked = r.value === rules));
+    const pick = (/** @type {string | undefined} */ rules) => radios.forEach((r) => (r.checked = r.value === rules));
     pick(settings.rules);
     interactive.checked = settings.interactive;
     sound.checked = settings.sound;
@@ -252,11 +259,13 @@ export function createPlayView(app) {
       settings.sound = sound.checked;
     });
 
-    const showError = (text) => {
+    const showError = (/** @type {string | null} */ text) => {
       error.textContent = text ?? "";
       error.hidden = !text;
       input.setAttribute("aria-invalid", text ? "true" : "false");
     };
+    /** The field's code, checked: none (a random deal), a whole code (`code`, `rules`), or the `part` that is
+     * wrong. @returns {{ok: boolean, code?: string | null, rules?: string, part?: string}} */
     const check = () => {
       const text = input.value.trim();
       if (!text) return { ok: true, code: null };
@@ -282,7 +291,7 @@ export function createPlayView(app) {
         if (r.ok && r.code) input.value = withRules(r.code, radio.value);
       });
     }
-    d.querySelector(".cancel").addEventListener("click", () => d.close());
+    inside(d, ".cancel").addEventListener("click", () => d.close());
     interactive.addEventListener("change", () => {
       settings.interactive = interactive.checked;
     });
@@ -294,7 +303,7 @@ export function createPlayView(app) {
         input.focus();
         return;
       }
-      const rules = radios.find((x) => x.checked)?.value === "classic" ? "classic" : "easy";
+      const rules = radios.find((x) => x.checked)?.value === RULE.CLASSIC ? RULE.CLASSIC : RULE.EASY;
       settings.rules = rules;
       settings.interactive = interactive.checked;
       const deal = /** @type {HTMLButtonElement} */ (d.querySelector(".deal"));
@@ -303,14 +312,30 @@ export function createPlayView(app) {
         await session.newGame(r.code ? { code: r.code } : { rules });
         hideToast();
         d.close();
+        focusBoard(); // the new deal, not the New game button (nor <body>)
       } catch (err) {
         // The server's reason, in the page's language, shown under the field like ours.
-        const known = err?.code && err.code !== "offline";
-        if (err?.code !== "superseded") showError(known ? errorText(err.code, err.params) : t("ui.offline"));
+        const why = /** @type {{code?: string, params?: object} | undefined} */ (err);
+        const known = why?.code && why.code !== "offline";
+        if (why?.code !== "superseded") showError(known ? errorText(why.code, why.params) : t("ui.offline"));
         deal.disabled = false;
       }
     });
     input.focus();
+  }
+
+  /** The end dialog's "Analyse": the game replayed with the solver beside it (views/analysis.js).
+   * @param {HTMLDialogElement} d @param {string} game @param {string | null} [code] */
+  function analyseLink(d, game, code = null) {
+    const a = /** @type {HTMLAnchorElement} */ (d.querySelector(".analyse-end"));
+    a.href = `#/analysis/${encodeURIComponent(game)}`;
+    a.addEventListener("click", () => d.close());
+    // a ghost race on this deal (views/ghost.js): its ghosts are the records already public
+    const g = /** @type {HTMLAnchorElement | null} */ (d.querySelector(".ghost-end"));
+    if (!g) return;
+    g.hidden = !code;
+    if (code) g.href = `#/ghost/${encodeURIComponent(code)}`;
+    g.addEventListener("click", () => d.close());
   }
 
   function openStuckDialog() {
@@ -319,20 +344,35 @@ export function createPlayView(app) {
       <dialog class="dlg end stuck" aria-labelledby="stuck-title" data-testid="stuck-dialog">
         <h2 id="stuck-title"></h2>
         <p class="end-score"><span data-t="ui.score"></span> <b dir="ltr"></b></p>
+        <p class="par stuck-best" hidden></p>
         <div class="dlg-actions">
           <button type="button" class="btn undo-end"><span data-t="ui.undo"></span></button>
+          <a class="btn analyse-end" data-t="ui.analysis.open"></a>
+          <a class="btn ghost-end" data-t="ui.ghost.open"></a>
           <button type="button" class="btn primary new-end" data-t="ui.new_game"></button>
         </div>
       </dialog>`);
-    d.querySelector("#stuck-title").textContent = stuckText();
-    const state = view.game;
-    d.querySelector(".end-score b").textContent = String(state.score);
+    inside(d, "#stuck-title").textContent = stuckText();
+    inside(d, ".dlg-actions").after(quickRaceBar({ compact: true })); // after every game: race now
+    const state = /** @type {GameState} */ (v.state().game); // the stuck game (its end opened this)
+    analyseLink(d, state.game, state.code);
+    // what the deal allowed at best (its par): the hint's solver knows it, asked for this stuck position
+    const best = /** @type {HTMLElement} */ (d.querySelector(".stuck-best"));
+    const off = app.conn.on("hint", (/** @type {import("../net/messages.js").HintMessage} */ m) => {
+      if (m.game !== state.game || m.v !== state.v || m.best == null) return;
+      best.textContent = t("ui.best_possible", { n: m.best });
+      best.hidden = false;
+      d.dataset.best = String(m.best);
+    });
+    d.addEventListener("close", off);
+    if (!v.state().hint) app.conn.send({ t: "hint", game: state.game });
+    inside(d, ".end-score b").textContent = String(state.score);
     /** @type {HTMLButtonElement} */ (d.querySelector(".undo-end")).disabled = !state.can_undo;
-    d.querySelector(".undo-end").addEventListener("click", () => {
+    inside(d, ".undo-end").addEventListener("click", () => {
       d.close();
       session.act("undo");
     });
-    d.querySelector(".new-end").addEventListener("click", () => {
+    inside(d, ".new-end").addEventListener("click", () => {
       d.close();
       openNewDialog();
     });
@@ -341,10 +381,11 @@ export function createPlayView(app) {
   /** The win: a cascade of cards (not with reduced motion), the chime when the player wants sound, then the
    * result (score, moves, time, personal best, why it does not rank) and what next: share, the same deal
    * again, or a race of a friend on it. */
-  let winTimer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let winTimer;
   function openWinDialog() {
     closeEndDialogs();
-    const won = { ...view.game };
+    const won = { .../** @type {GameState} */ (v.state().game) }; // the won game (its end opened this)
     const startedAt = settings.started(won.game);
     const ms = startedAt ? Math.max(0, Date.now() - startedAt) : null;
     const previous = won.code ? settings.best(won.code) : null;
@@ -357,7 +398,7 @@ export function createPlayView(app) {
     // the cascade first, the result a moment later (at once with reduced motion); not if play went on
     clearTimeout(winTimer);
     winTimer = setTimeout(() => {
-      const now = view.game;
+      const now = v.state().game;
       if (!root.isConnected || !now || now.game !== won.game || now.v !== won.v) return;
       closeEndDialogs();
       const d = dialog(`
@@ -377,39 +418,43 @@ export function createPlayView(app) {
           <p class="end-code"><bdi dir="ltr"></bdi></p>
           <div class="dlg-actions">
             <button type="button" class="btn share-end" data-t="ui.share"></button>
-            <button type="button" class="btn again-end" data-t="ui.rematch"></button>
+            <button type="button" class="btn again-end" data-t="ui.same_deal_again"></button>
             <button type="button" class="btn race-end" data-t="ui.race_friend"></button>
+            <a class="btn analyse-end" data-t="ui.analysis.open"></a>
+            <a class="btn ghost-end" data-t="ui.ghost.open"></a>
             <button type="button" class="btn primary new-end" data-t="ui.new_game"></button>
           </div>
         </dialog>`);
-      d.querySelector(".end-summary").textContent = t("ui.won_summary", { score: won.score, moves: won.moves });
-      d.querySelector(".won-score").textContent = String(won.score);
-      d.querySelector(".won-time").textContent = clock(ms, { final: true });
+      analyseLink(d, won.game, won.code);
+      inside(d, ".end-summary").textContent = t("ui.won_summary", { score: won.score, moves: won.moves });
+      inside(d, ".dlg-actions").after(quickRaceBar({ compact: true }));
+      inside(d, ".won-score").textContent = String(won.score);
+      inside(d, ".won-time").textContent = clock(ms, { final: true });
       // a cleared table is the best any line of this deal reaches: the deal's par is the score just made
-      d.querySelector(".won-par").textContent = t("ui.par", { n: won.score });
+      inside(d, ".won-par").textContent = t("ui.par", { n: won.score });
       const best = better ? { score: won.score, ms } : previous;
       // score, then time, in the page's direction: each number isolated, so that Hebrew reads "350" first
       // (on the right) as English does on the left, and neither run reorders the other
-      const bestBox = d.querySelector(".won-best");
+      const bestBox = inside(d, ".won-best");
       if (best) bestBox.replaceChildren(isolated(String(best.score)), " · ", isolated(clock(best.ms, { final: true })));
       else bestBox.textContent = "—";
       /** @type {HTMLElement} */ (d.querySelector(".new-best")).hidden = !(better && previous);
-      d.querySelector(".end-code bdi").textContent = won.code ?? "";
+      inside(d, ".end-code bdi").textContent = won.code ?? "";
       for (const b of d.querySelectorAll(".share-end, .again-end, .race-end")) /** @type {HTMLElement} */ (b).hidden = !won.code;
-      d.querySelector(".share-end").addEventListener("click", async () => {
+      inside(d, ".share-end").addEventListener("click", async () => {
         const text = t("ui.share_win", { code: won.code, score: won.score, time: clock(ms, { final: true }), link: location.origin + "/" });
         const how = await shareText(text);
         if (how === "copied") toast(t("ui.copied"));
       });
-      d.querySelector(".again-end").addEventListener("click", () => {
+      inside(d, ".again-end").addEventListener("click", () => {
         d.close();
-        session.newGame({ code: won.code }).catch(() => {});
+        if (won.code) dealAndFocus(won.code); // the button shows only with a code
       });
-      d.querySelector(".race-end").addEventListener("click", () => {
+      inside(d, ".race-end").addEventListener("click", () => {
         d.close();
-        raceFriend(won.code);
+        if (won.code) raceFriend(won.code);
       });
-      d.querySelector(".new-end").addEventListener("click", () => {
+      inside(d, ".new-end").addEventListener("click", () => {
         d.close();
         openNewDialog();
       });
@@ -417,23 +462,33 @@ export function createPlayView(app) {
     }, board.animated() ? WIN_PAUSE_MS : 0);
   }
 
+  /** The focus to the board once its deal is shown (a keyboard player goes on from its first free card). */
+  function focusBoard() {
+    if (root.isConnected) board.focusFirst();
+  }
+
+  /** Deal `code` and put the focus on its board ("Play this deal", "Same deal again"). */
+  function dealAndFocus(/** @type {string} */ code) {
+    session.newGame({ code }).then(focusBoard, () => {});
+  }
+
   // "Race a friend on this deal": a race (casual: its code is known) on the same code, then its lobby
   let raceCount = 0;
-  function raceFriend(code) {
+  function raceFriend(/** @type {string} */ code) {
     raceCount += 1;
     const rid = `p${raceCount}`;
-    update({ t: "race_asked", rid });
+    v.update({ t: "race_asked", rid });
     /** @type {Record<string, any>} */
     const msg = { t: "race_new", code, rid };
     const name = playerName();
     if (name) msg.name = name;
     app.conn.sendSoon(msg);
   }
-  app.conn.on("race", (m) => update(m)); // its answer: the lobby (a race_new error comes through the session)
+  app.conn.on("race", (/** @type {import("../net/messages.js").RaceMessage} */ m) => v.update(m)); // its answer: the lobby (a race_new error comes through the session)
 
   // --- keyboard ------------------------------------------------------------------------------------------
   const onKey = boardKeys({
-    tap: (col) => {
+    tap: (/** @type {number} */ col) => {
       lastTapped = board.columns[col - 1].lastElementChild;
       session.act("tap", col);
     },
@@ -444,7 +499,10 @@ export function createPlayView(app) {
     },
     newGame: () => openNewDialog(),
     hint: () => askHint(),
-    read: () => view.game && announce(describeState(view.game, locale())),
+    read: () => {
+      const game = v.state().game;
+      if (game) announce(describeState(game, locale()));
+    },
   });
 
   return {
@@ -457,13 +515,15 @@ export function createPlayView(app) {
     },
     unmount() {
       document.removeEventListener("keydown", onKey);
+      clearTimeout(winTimer); // the win's result comes only over the Play view
     },
     relabel() {
       translate(root);
-      paintHud(view);
-      if (view.game) {
+      const { game } = v.state();
+      paintHud(v.state());
+      if (game) {
         board.relabel(locale());
-        q("#board-desc").textContent = describeState(view.game, locale());
+        q("#board-desc").textContent = describeState(game, locale());
       }
     },
     /** Once connected: reopen the last game if the server still has it for us, else deal one. */
@@ -476,8 +536,10 @@ export function createPlayView(app) {
       else startRandom();
     },
     get state() {
-      return view.game;
+      return v.state().game;
     },
     session,
+    dealAndFocus,
+    focusBoard,
   };
 }

@@ -3,17 +3,17 @@
 // The view feeds it what the game session shows and what the server answers (hints, races, refusals,
 // errors), paints the state, and derives what to send or where to go from the state before and after.
 
-/** @typedef {import("../session.js").GameState} GameState */
+/** @typedef {import("../game/gamestate.js").GameState} GameState */
 /** @typedef {Record<string, any>} Message */
 /**
  * `shown`: the game session shows a new state (`change`: "snapshot" or the diff's action); `refused`,
  * `error` (one the session passes on), `hint`, `race`: the server's; `ready`: a new connection; and the
  * player's own `hint_asked`, `hint_unsent` (the connection is down) and `race_asked` (Race a friend).
  * @typedef {{t: "shown", state: GameState, change: string, diff?: Message | null}
- *   | {t: "refused", code: string, params?: object}
- *   | {t: "error", code: string, ref?: string | number, params?: object}
- *   | {t: "hint", game: string, v: number, move: Message | null, winnable?: boolean | null}
- *   | {t: "race", race: string, rid?: string, you?: Message | null}
+ *   | import("../net/messages.js").RefusedMessage
+ *   | import("../net/messages.js").ErrorMessage
+ *   | import("../net/messages.js").HintMessage
+ *   | import("../net/messages.js").RaceMessage
  *   | {t: "race_asked", rid: string} | {t: "hint_asked"} | {t: "hint_unsent"} | {t: "ready"}} Msg
  */
 /**
@@ -29,7 +29,8 @@
  * @property {{kind: "stuck" | "won" | null, at: string} | null} end the end of the game whose dialog was last
  *   opened ("<game>@<version>"), kind null when its dialog is closed by an undo or another position
  * @property {{game: string, v: number} | null} hint a hint asked for this position, until it is answered
- * @property {{move: Message, n: number} | null} pointed the last hint's move, to point at on the board
+ * @property {{move: import("../net/messages.js").WireHintMove, n: number} | null} pointed the last hint's move, to
+ *   point at on the board
  * @property {{code: string, params?: object, n: number} | null} refusal the last refused action
  * @property {Notice | null} notice the last thing to tell the player
  * @property {string | null} raceAsked the rid of a "race a friend" request not answered yet

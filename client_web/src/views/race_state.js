@@ -5,74 +5,35 @@
 // seat) from the state before and after a message.
 
 /**
- * One racer's progress, as `race` and `race_progress` carry it (docs/protocol.md, "progress").
- * @typedef {Object} Racer
- * @property {number} seat
- * @property {string} [player]
- * @property {string | null} [name]
- * @property {string} status  playing, won, stuck, resigned, timeout or abandoned
- * @property {number} [score]
- * @property {number} [moves]
- * @property {number} [undos]
- * @property {number} [removed]
- * @property {number | null} [stock]
- * @property {number | null} [elapsed]
- * @property {number | null} [out_at]  server ms when this racer, still playing, is out for not moving
- * @property {string} [game]
- */
-
-/**
- * A row of a finished race's results.
- * @typedef {Racer & {rank: number, scored_as_stuck?: boolean}} Result
- */
-
-/**
- * The `race` message (and the race part of `race_watch`), with the watcher count kept beside it.
- * @typedef {Object} Race
- * @property {string} race
- * @property {"lobby" | "countdown" | "running" | "finished"} phase
- * @property {string | null} [code]
- * @property {string} [rules]
- * @property {boolean} [ranked]
- * @property {string | null} [daily]
- * @property {{undo?: boolean, limit?: number, seats?: number}} [options]
- * @property {string} [host]
- * @property {Racer[]} racers
- * @property {number | null} [starts_at]
- * @property {number | null} [deadline]
- * @property {number | null} [ended_at]
- * @property {{seat: number, game: string} | null} [you]
- * @property {number | null} [watchers]
- * @property {Result[] | null} [results]
- * @property {number | null} [par]
- * @property {string | null} [rematch]
- * @property {string | null} [previous]
- * @property {string} [rid]
+ * The race as the server last told it: the `race` message (and the race part of `race_watch`) without its
+ * type, the watcher count kept beside it; and a racer's progress as it carries it.
+ * @typedef {Omit<import("../net/messages.js").RaceMessage, "t">} Race
+ * @typedef {import("../net/messages.js").WireProgress} Racer
  */
 
 /**
  * An `error` message.
- * @typedef {{t: "error", code: string, message?: string, ref?: string | number, params?: Record<string, any>}} ErrorMsg
+ * @typedef {import("../net/messages.js").ErrorMessage} ErrorMsg
  */
 
 /**
  * The racer's board as the seat's GameSession shows it (gamestate.js).
- * @typedef {{game: string, v: number, status: string, score: number, moves: number, can_undo?: boolean}} SeatBoard
+ * @typedef {import("../game/gamestate.js").GameState} SeatBoard
  */
 
 /**
  * The messages the race view reduces: the server's (by their wire type), and the view's own events, named
  * `view/<event>` so that they never pass for a wire type: a new route, a Create or Rematch sent, the seat's
  * board shown by its GameSession, a result's record read.
- * @typedef {{t: "race"} & Race} RaceMsg
- * @typedef {{t: "race_progress", race: string, racer: Racer}} ProgressMsg
- * @typedef {{t: "watchers", race: string, n: number}} WatchersMsg
+ * @typedef {import("../net/messages.js").RaceMessage} RaceMsg
+ * @typedef {import("../net/messages.js").RaceProgressMessage} ProgressMsg
+ * @typedef {import("../net/messages.js").WatchersMessage} WatchersMsg
  * @typedef {{t: "view/mount", race: string | null}} MountMsg
  * @typedef {{t: "view/create"}} CreateMsg
  * @typedef {{t: "view/rematch"}} RematchMsg
  * @typedef {{t: "view/seat", state: SeatBoard, change: string, diff: any}} SeatMsg
  * @typedef {{t: "view/review", race: string, seat: number, review: string | null}} ReviewMsg  a result's record read
- * @typedef {{t: "daily", date: string, result?: {game?: string, review?: string | null, late?: boolean} | null}} DailyMsg
+ * @typedef {import("../net/messages.js").DailyMessage} DailyMsg
  * @typedef {RaceMsg | ProgressMsg | WatchersMsg | ErrorMsg | MountMsg | CreateMsg | RematchMsg | SeatMsg |
  *   ReviewMsg | DailyMsg} Msg
  */
@@ -100,7 +61,10 @@
  * @property {Record<number, Mark>} marks  by seat, for the results table
  */
 
-/** @returns {RaceState} */
+/**
+ * @param {string | null} [raceId]
+ * @returns {RaceState}
+ */
 export function initial(raceId = null) {
   return {
     raceId,
@@ -165,7 +129,7 @@ export function reduce(state, msg) {
       // the day's ranked result: its review and lateness belong to the row of that game
       const { result } = msg;
       const row = state.race?.daily === msg.date && result?.game ? state.race.results?.find((r) => r.game === result.game) : null;
-      if (!row) return state;
+      if (!row || !result) return state;
       return withMark(state, row.seat, { review: result.review ?? null, late: Boolean(result.late) });
     }
     default:
@@ -270,8 +234,8 @@ export function finishedBetween(before, after, skipSeat) {
 /**
  * The rows whose review to read when a ranked race is first seen finished: [seat, game] (none for an
  * unranked race: its results are never reviewed).
- * @param {Partial<Race> | null} before
- * @param {Partial<Race> | null} after
+ * @param {Race | null} before
+ * @param {Race | null} after
  * @returns {[number, string][]}
  */
 export function toReview(before, after) {

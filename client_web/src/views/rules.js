@@ -3,17 +3,17 @@
 // example deal drawn as cards (with "Play this deal" and the walkthrough), and the playable-cards aid.
 // No reducer: no server message reaches this view (its only input is the page's language and one HTTP fetch
 // of the rendered rules), so there is no state to reduce, only the page to paint.
-import { Board } from "../board.js";
-import { EXAMPLE, exampleState } from "../example.js";
-import { locale, t } from "../i18n.js";
-import { openWalkthrough } from "../learn.js";
-import { aid } from "../playable.js";
-import { el, translate } from "../ui.js";
+import { Board } from "../ui/board.js";
+import { EXAMPLE, exampleState } from "../game/example.js";
+import { catalog, locale, t } from "../ui/i18n.js";
+import { openWalkthrough } from "../features/learn.js";
+import { aid } from "../ui/playable.js";
+import { el, translate } from "../ui/ui.js";
 
 /** The rules' section (0-based, counting h2 headings) that walks through the example deal. */
 const EXAMPLE_SECTION = 2;
 
-/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
+/** @param {import("../ui/app.js").App} app @returns {import("../ui/app.js").View} */
 export function createRulesView(app) {
   const root = el(`
     <section class="view rules-view" aria-labelledby="rules-title">
@@ -32,17 +32,21 @@ export function createRulesView(app) {
         </section>
       </article>
     </section>`);
-  const body = root.querySelector(".rules-body");
-  const exampleSection = root.querySelector(".rules-example");
+  /** @param {string} sel */
+  const q = (sel) => /** @type {HTMLElement} */ (root.querySelector(sel));
+  const body = q(".rules-body");
+  const exampleSection = q(".rules-example");
   const cache = new Map();
   const example = new Board({ interactive: false, compact: true });
   example.el.setAttribute("aria-labelledby", "example-title");
-  root.querySelector(".example-table").append(example.el);
-  const [first, second] = EXAMPLE.line.filter((m) => m.a === "tap");
+  q(".example-table").append(example.el);
+  const taps = /** @type {{a: "tap", col: number}[]} */ (EXAMPLE.line.filter((m) => m.a === "tap"));
+  const [first, second] = taps;
   const aidBox = /** @type {HTMLInputElement} */ (root.querySelector("input[name=aid]"));
   aidBox.addEventListener("change", () => (aid.on = aidBox.checked));
-  root.querySelector(".play-example").addEventListener("click", () => app.playDeal(EXAMPLE.code));
-  root.querySelector(".replay-walk").addEventListener("click", () => openWalkthrough(app));
+  // app.playDeal is set once the views exist, before any is mounted (ui/app.js)
+  q(".play-example").addEventListener("click", () => /** @type {(code: string) => void} */ (app.playDeal)(EXAMPLE.code));
+  q(".replay-walk").addEventListener("click", () => openWalkthrough(app));
 
   function paintExample() {
     example.render(exampleState(0), "snapshot", null, locale());
@@ -51,7 +55,7 @@ export function createRulesView(app) {
       const card = /** @type {HTMLElement} */ (example.columns[move.col - 1].lastElementChild);
       card.dataset.step = String(n + 1);
     }
-    const caption = root.querySelector(".example-caption");
+    const caption = q(".example-caption");
     caption.replaceChildren();
     const [before, after] = t("ui.learn.example_caption").split("{code}");
     const code = document.createElement("bdi");
@@ -76,6 +80,15 @@ export function createRulesView(app) {
     if (html) body.innerHTML = html;
     else body.innerHTML = `<p data-t="ui.rules_missing"></p>`;
     translate(body);
+    // the deal as a screen reader announces it (a long run of card names) is for screen readers: the drawn
+    // example shows it to everyone else; its lead-in sentence goes with it
+    const stock = String(catalog(loc).describe.stock.other).split("{n}")[0];
+    for (const p of body.querySelectorAll("p")) {
+      if (!p.textContent.startsWith(stock) || p.textContent.length < 200) continue;
+      p.classList.add("sr-only", "board-words");
+      const lead = p.previousElementSibling;
+      if (lead?.tagName === "P" && lead.textContent.trim().endsWith(":")) lead.classList.add("sr-only", "board-words");
+    }
     // the example, drawn, right after the rules' own words about it (the end of "Moving a card")
     const after = body.querySelectorAll("h2")[EXAMPLE_SECTION + 1];
     if (after) after.before(exampleSection);

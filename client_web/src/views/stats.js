@@ -2,16 +2,18 @@
 // Stats: your finished games as the server saw them end (GET /api/players/me/stats with your token):
 // played, won, win rate, streaks, the best score and time per mode, and a chart of recent scores.
 // Its state and the changes per message are stats_state.js; here: the load, and `render` paints the state.
-import { num, t } from "../i18n.js";
-import { clock } from "../format.js";
-import { el, translate } from "../ui.js";
+import { num, t } from "../ui/i18n.js";
+import { clock } from "../ui/format.js";
+import { el, translate } from "../ui/ui.js";
 import { initial, reduce } from "./stats_state.js";
+import { loop } from "../ui/loop.js";
+import { createRatingPanel } from "../features/ratings.js";
 
 const MODES = ["solo", "race", "daily"];
 const MAX_SCORE = 350;
 const CHART = { w: 600, h: 180, pad: 4 };
 
-/** @param {import("./app.js").App} app @returns {import("./app.js").View} */
+/** @param {import("../ui/app.js").App} app @returns {import("../ui/app.js").View} */
 export function createStatsView(app) {
   const root = el(`
     <section class="view stats-view" aria-labelledby="stats-title">
@@ -26,36 +28,42 @@ export function createStatsView(app) {
             <th data-t="ui.stats.best_score"></th><th data-t="ui.stats.best_time"></th>
           </tr></thead><tbody></tbody></table></div>
           <h2 id="chart-title" data-t="ui.stats.recent"></h2>
-          <figure class="chart"></figure>
+          <figure class="chart scores-chart"></figure>
         </div>
       </div>
     </section>`);
-  const q = (s) => /** @type {HTMLElement} */ (root.querySelector(s));
-  let view = initial();
+  const q = (/** @type {string} */ s) => /** @type {HTMLElement} */ (root.querySelector(s));
+  const ratings = createRatingPanel(); // quick races: rating, its chart, win rate by opponent
+  root.prepend(ratings.panel); // first: how good you are now, then your games
+  const v = loop({
+    initial: initial(),
+    reduce,
+    effects: (before, after) => {
+      if (after.loads !== before.loads) load(after.loads);
+    },
+    render: (after, before) => {
+      if (after.loaded !== before.loaded) render(after);
+    },
+  });
+  /** @type {(() => void)[]} */
   const offs = [];
 
-  /** @param {import("./stats_state.js").Msg} msg */
-  function update(msg) {
-    const before = view;
-    view = reduce(view, msg);
-    if (view === before) return;
-    if (view.loads !== before.loads) load(view.loads);
-    if (view.loaded !== before.loaded) render(view);
-  }
-
+  /** @param {number | null | undefined} rate */
   function percent(rate) {
     return rate == null ? "—" : `${num(Math.round(rate * 100))}%`;
   }
 
+  /** @param {string} label @param {string} value */
   function tile(label, value) {
     const box = el(`<div class="tile"><dt></dt><dd><bdi dir="ltr"></bdi></dd></div>`);
-    box.querySelector("dt").textContent = label;
-    box.querySelector("dd bdi").textContent = value;
+    /** @type {HTMLElement} */ (box.querySelector("dt")).textContent = label;
+    /** @type {HTMLElement} */ (box.querySelector("dd bdi")).textContent = value;
     return box;
   }
 
+  /** @param {{score: number, status: string}[]} recent the last games, oldest first */
   function chart(recent) {
-    const fig = q(".chart");
+    const fig = q(".scores-chart"); // not the rating panel's chart, also in this view
     fig.replaceChildren();
     if (!recent.length) return;
     const { w, h, pad } = CHART;
@@ -127,7 +135,7 @@ export function createStatsView(app) {
     } catch {
       body = null;
     }
-    update({ t: "loaded", n, body });
+    v.update({ t: "loaded", n, body });
   }
 
   return {
@@ -135,16 +143,19 @@ export function createStatsView(app) {
     title: "ui.stats.title",
     mount() {
       translate(root);
-      offs.push(app.conn.on("ready", () => update({ t: "ready" })));
-      update({ t: "asked" });
+      offs.push(app.conn.on("ready", () => v.update({ t: "ready" })));
+      offs.push(app.conn.on("ready", () => ratings.load(app.conn.token)));
+      v.update({ t: "asked" });
+      ratings.load(app.conn.token);
     },
     unmount() {
       for (const off of offs.splice(0)) off();
-      update({ t: "leave" });
+      v.update({ t: "leave" });
     },
     relabel() {
       translate(root);
-      render(view);
+      render(v.state());
+      ratings.paint();
     },
   };
 }

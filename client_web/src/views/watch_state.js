@@ -3,11 +3,10 @@
 // gets them, a single game watched when the id is not a race, and the replay of a finished race (every
 // seat's record moved together one move at a time). Pure: no DOM, no socket, no timer; the view derives what
 // to do (watch again, open the game, tell a finish, run the replay's timer) from the state before and after.
-import { applyDiff } from "../gamestate.js";
+import { applyDiff } from "../game/gamestate.js";
 import { withMark } from "./race_state.js";
 
 /**
- * @typedef {import("./race_state.js").Race} Race
  * @typedef {import("./race_state.js").Racer} Racer
  * @typedef {import("./race_state.js").ErrorMsg} ErrorMsg
  * @typedef {import("./race_state.js").Mark} Mark
@@ -15,7 +14,18 @@ import { withMark } from "./race_state.js";
 
 /**
  * A racer's board as a watcher gets it (`race_watch.boards`, `race_board.board`): progress plus the cards.
- * @typedef {Racer & {columns?: string[][] | null, discard?: string | null, hidden?: boolean}} WireBoard
+ * @typedef {import("../net/messages.js").WireBoard} WireBoard
+ */
+
+/**
+ * The race as a watcher was last told it: `race_watch` (with the boards) and the `race` and `watchers`
+ * messages after it, without their type; any part may still be missing (the watcher count may come first).
+ * @typedef {Partial<Omit<import("../net/messages.js").RaceWatchMessage, "t">>} WatchedRace
+ */
+
+/**
+ * The single game's line (a game watched by its id, not a race): made from its board, no racer's progress.
+ * @typedef {Pick<Racer, "seat" | "name" | "score" | "status" | "removed">} GameProgress
  */
 
 /**
@@ -28,7 +38,7 @@ import { withMark } from "./race_state.js";
  * One seat on the page: its progress (the header line) and its board once dealt, with how it last changed.
  * @typedef {Object} Seat
  * @property {number} seat
- * @property {Racer} progress
+ * @property {Racer | GameProgress} progress
  * @property {Shown | null} board
  * @property {any} diff  the move that made `board` (null: shown as a snapshot)
  */
@@ -55,7 +65,7 @@ import { withMark } from "./race_state.js";
 /**
  * @typedef {Object} WatchState
  * @property {string | null} id  the route's id: a race, or else a single game
- * @property {(Partial<Race> & {boards?: WireBoard[]}) | null} race  the race as last told (the watcher count may come first)
+ * @property {WatchedRace | null} race  the race as last told (the watcher count may come first)
  * @property {Seat[]} seats  in seat order
  * @property {number} watches  `race_watch` answers seen (each builds the seats again)
  * @property {number} rewatches  deals seen (a `race` leaving the lobby): each asks for the boards again
@@ -73,13 +83,13 @@ import { withMark } from "./race_state.js";
 /**
  * The messages the watch view reduces: the server's (by their wire type), and the view's own events, named
  * `view/<event>` and `replay/<event>` so that they never pass for a wire type.
- * @typedef {{t: "race_watch", boards?: WireBoard[]} & Race} RaceWatchMsg
- * @typedef {{t: "race_board", race: string, board: WireBoard, diff?: any}} BoardMsg
- * @typedef {{t: "race_progress", race: string, racer: Racer}} ProgressMsg
- * @typedef {{t: "race"} & Race} RaceMsg
- * @typedef {{t: "watchers", race: string, n: number}} WatchersMsg
+ * @typedef {import("../net/messages.js").RaceWatchMessage} RaceWatchMsg
+ * @typedef {import("../net/messages.js").RaceBoardMessage} BoardMsg
+ * @typedef {import("../net/messages.js").RaceProgressMessage} ProgressMsg
+ * @typedef {import("../net/messages.js").RaceMessage} RaceMsg
+ * @typedef {import("../net/messages.js").WatchersMessage} WatchersMsg
  * @typedef {{t: "view/mount", id: string | null}} MountMsg
- * @typedef {{t: "view/game", progress: Racer, state: Shown, diff: any}} GameMsg  the single game's board shown
+ * @typedef {{t: "view/game", progress: GameProgress, state: Shown, diff: any}} GameMsg  the single game's board shown
  * @typedef {{t: "view/game_missing"}} GameMissingMsg  not a game either
  * @typedef {{t: "replay/loaded", records: [number, any][]}} LoadedMsg  each seat's /api/games record (or null)
  * @typedef {{t: "replay/play"} | {t: "replay/pause"} | {t: "replay/tick"}} ReplayControlMsg
@@ -89,7 +99,11 @@ import { withMark } from "./race_state.js";
  *   GameMissingMsg | LoadedMsg | ReplayControlMsg | SeekMsg | SpeedMsg} Msg
  */
 
-/** @returns {WatchState} */
+/**
+ * @param {string | null} [id]
+ * @param {number} [speed]
+ * @returns {WatchState}
+ */
 export function initial(id = null, speed = 1) {
   return {
     id,
@@ -119,7 +133,7 @@ export function boardState(b) {
     columns: b.columns,
     discard: b.discard ?? null,
     held: Boolean(b.hidden) && !b.discard, // fair play: a drawn card watchers see once every racer has
-    stock_count: b.stock ?? 0,
+    stock_count: b.stock_count ?? 0,
     score: b.score ?? 0,
     moves: b.moves ?? 0,
     status: b.status ?? "playing",
@@ -160,6 +174,7 @@ export function reduce(state, msg) {
       // the seats are the racers: one who joins the lobby gets one, one who leaves it loses theirs
       const racers = m.racers ?? [];
       const present = new Set(racers.map((r) => r.seat));
+      /** @type {WatchState} */
       const kept = { ...state, race, seats: state.seats.filter((s) => present.has(s.seat)) };
       const next = racers.reduce((s, r) => withSeat(s, r.seat, r, null, null), kept);
       // the deal: a `race` message carries no boards, a fresh race_watch does
@@ -203,7 +218,7 @@ export function reduce(state, msg) {
  * `state` with seat `seat`'s progress (and board, when given) replaced, in seat order.
  * @param {WatchState} state
  * @param {number} seat
- * @param {Racer} progress
+ * @param {Racer | GameProgress} progress
  * @param {Shown | null} board  null: the board stays as it was
  * @param {any} diff
  * @returns {WatchState}
@@ -221,7 +236,7 @@ function withSeat(state, seat, progress, board, diff) {
  * nor in a lobby).
  * @param {WatchState} before
  * @param {WatchState} after
- * @returns {Racer[]}
+ * @returns {(Racer | GameProgress)[]}
  */
 export function finishedBetween(before, after) {
   if (after.race?.phase === "lobby") return [];
@@ -232,11 +247,11 @@ export function finishedBetween(before, after) {
 
 /**
  * The seats and game ids a finished race's replay fetches (`/api/games/<game>`).
- * @param {Partial<Race>} race
+ * @param {WatchedRace} race
  * @returns {[number, string][]}
  */
 export function replayGames(race) {
-  const rows = race.results ?? race.racers ?? [];
+  const rows = /** @type {{seat: number, game?: string}[]} */ (race.results ?? race.racers ?? []);
   return rows.filter((r) => r.game).map((r) => /** @type {[number, string]} */ ([r.seat, r.game]));
 }
 

@@ -6,10 +6,11 @@ once) and the browser's answer, checked by ``passkeys.py``; failed assertions co
 
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from golfrace.wire.ids import PLAYER_ID
 
 from . import passkeys
 from .errors import AccountError
@@ -19,8 +20,6 @@ from .store import Account
 
 if TYPE_CHECKING:
     from .service import Accounts, SignedIn
-
-PLAYER_ID = re.compile(r"p[0-9a-f]{16}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +46,7 @@ class Ceremonies:
     ) -> dict[str, Any]:
         name, shown = self.accounts.check_new(username, display)
         await self.accounts.check_quota(net)
-        if await self.store.owner_of(name) is not None:
-            raise AccountError("username_taken", "this username is taken")
+        await self.accounts.check_free(name, net)
         player = await self.accounts.new_player(token)
         options, challenge = passkeys.registration_options(party, player, name, shown, [])
         data = {
@@ -97,9 +95,9 @@ class Ceremonies:
     ) -> SignedIn:
         data = await self._challenge(challenge_id, "signup")
         new = passkeys.verify_registration(party, credential, data["challenge"])
-        await self.accounts.check_quota(net)
-        account = await self.accounts.create(data["player"], data["username"], data["display"], None, net)
-        await self.store.add_passkey(account.player, new.credential_id, new.public_key, new.sign_count)
+        async with self.throttle.signup(net):
+            account = await self.accounts.create(data["player"], data["username"], data["display"], None, net)
+            await self.store.add_passkey(account.player, new.credential_id, new.public_key, new.sign_count)
         return await self.accounts.open_session(await self.accounts.loaded(account.player), agent)
 
     async def add(self, party: passkeys.Party, player: str, challenge_id: object, credential: Any) -> Account:
@@ -130,19 +128,15 @@ class Ceremonies:
         ``expected``, only that player's); else ``bad_passkey``, counted by the sign-in throttle."""
         player, credential_id = passkeys.claimed_user(credential)
         subject = "pk:" + player[:20]  # a user handle, not a username: its own counts
-        await self.accounts.refuse_if_waiting(subject, net)
-        mine = keys_ok(player) and (expected is None or player == expected)
-        entry = await self.store.passkey(player, credential_id) if mine else None
-        if entry is None:
-            await self.throttle.failed(subject, net)
-            raise AccountError("bad_passkey", "this passkey is not one of an account here")
-        try:
+        async with self.throttle.attempt(subject, net) as attempt:
+            mine = keys_ok(player) and (expected is None or player == expected)
+            entry = await self.store.passkey(player, credential_id) if mine else None
+            if entry is None:
+                raise AccountError("bad_passkey", "this passkey is not one of an account here")
             count = passkeys.verify_authentication(
                 party, credential, challenge, entry["public_key"], int(entry["sign_count"])
             )
-        except AccountError:
-            await self.throttle.failed(subject, net)
-            raise
+            attempt.succeeded()
         await self.store.used_passkey(player, credential_id, entry, count)
         return player
 
@@ -174,14 +168,13 @@ class Ceremonies:
             method = "password" if account.pw is not None else "passkey"
             raise AccountError("reauth_required", f"confirm with the account's {method}", method=method)
         subject = "user:" + fold(account.username)
-        await self.accounts.refuse_if_waiting(subject, net)
-        secret = proof.password if isinstance(proof.password, str) else ""
-        passwords = self.accounts.passwords
-        if not await passwords.verify(account.pw, normalise(secret[: self.settings.password_max * 4])):
-            wait = await self.throttle.failed(subject, net)
-            params = {"retry_ms": wait} if wait else {}
-            raise AccountError("bad_credentials", "the password does not match", **params)
-        await self.throttle.succeeded(subject)
+        async with self.throttle.attempt(subject, net) as attempt:
+            secret = proof.password if isinstance(proof.password, str) else ""
+            passwords = self.accounts.passwords
+            if not await passwords.verify(account.pw, normalise(secret[: self.settings.password_max * 4])):
+                params = {"retry_ms": attempt.delay} if attempt.delay else {}
+                raise AccountError("bad_credentials", "the password does not match", **params)
+            attempt.succeeded()
 
 
 def keys_ok(player: str) -> bool:

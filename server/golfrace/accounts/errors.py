@@ -21,11 +21,11 @@ STATUS = {
     "too_many_attempts": 429,
     "too_many_signups": 429,
     "rename_too_soon": 429,
-    "no_session": 404,
     "bad_origin": 403,
+    "passkey_needs_domain": 400,
     "already_signed_in": 409,
-    "last_credential": 409,
     "unavailable": 503,
+    "storage_full": 503,
 }
 
 

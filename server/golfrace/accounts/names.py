@@ -2,20 +2,23 @@
 
 A username is 3 to 20 characters: ASCII letters, digits, ``_`` and ``-``, beginning with a letter. It is
 unique without regard to case (``Ana`` and ``ana`` are one name; the account keeps the spelling it chose) and
-not one of ``RESERVED`` (nor begins with one of ``RESERVED_PREFIXES``). A display name is free text: spaces
-collapsed, at most ``AccountSettings.display_max`` characters, no control characters; empty means the
-username.
+not one of ``RESERVED`` (nor begins with one of ``RESERVED_PREFIXES``), nor a look-alike of one
+(``lookalike.reserved``); nor a look-alike of another account's username (``paypaI`` of ``paypal``: the
+service claims ``lookalike`` keys). A display name is free text: spaces collapsed, at most
+``AccountSettings.display_max`` characters, no control characters, and nothing that passes for a role, the
+product, a deleted player or a seat (``lookalike.reserved``, reason ``reserved``) or for another account's
+username (checked by the service, reason ``taken``); empty means the username.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
+
+from golfrace.store import lookalike
+from golfrace.wire.ids import USERNAME, USERNAME_MAX, USERNAME_MIN
 
 from .errors import AccountError
 
-USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}")
-USERNAME_MIN, USERNAME_MAX = 3, 20
 RESERVED = frozenset(
     {
         "admin", "administrator", "root", "system", "support", "help", "staff", "team", "moderator", "mod",
@@ -48,7 +51,7 @@ def check_username(name: object) -> str:
             "bad_username", "letters, digits, _ and -, beginning with a letter", reason="characters"
         )
     folded = fold(name)
-    if folded in RESERVED or folded.startswith(RESERVED_PREFIXES):
+    if folded in RESERVED or folded.startswith(RESERVED_PREFIXES) or lookalike.reserved(name):
         raise AccountError("bad_username", "this username is reserved", reason="reserved")
     return name
 
@@ -63,4 +66,15 @@ def clean_display(name: object, limit: int) -> str:
         raise AccountError("bad_display_name", f"a display name has at most {limit} characters", max=limit)
     if any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in name):
         raise AccountError("bad_display_name", "a display name has no control characters")
+    if name and lookalike.reserved(name):  # fair play 19.6: "admin", "Moderator", "Deleted player"…
+        raise AccountError("bad_display_name", "this name is reserved", reason="reserved")
     return name
+
+
+async def check_not_another(redis: object, name: str, player: str) -> None:
+    """A display name must not pass for another account's username (fair play 19.6); its own is fine."""
+    if not name:
+        return
+    held = await lookalike.owner(redis, name)
+    if held is not None and held != player:
+        raise AccountError("bad_display_name", "this name is another player's username", reason="taken")

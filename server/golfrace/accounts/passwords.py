@@ -19,8 +19,9 @@ from importlib import resources
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from golfrace.settings.accounts import AccountSettings
+
 from .errors import AccountError
-from .settings import AccountSettings
 
 SALT_BYTES = 16
 HASH_BYTES = 32

@@ -10,8 +10,11 @@ import contextlib
 import secrets
 from typing import TYPE_CHECKING, Any
 
+from golfrace.store import friend_keys, keys, lookalike, race_keys
+from golfrace.store.solo_bests import solo_bests_key
+
 from .errors import AccountError
-from .names import check_username, clean_display, fold
+from .names import check_not_another, check_username, clean_display, fold
 from .passwords import check_password
 from .store import Account, now_ms
 
@@ -26,6 +29,8 @@ local mem = redis.call('HGET', KEYS[2], ARGV[1])
 if not mem then return 0 end
 local score = redis.call('ZSCORE', KEYS[1], mem)
 local blob = redis.call('HGET', KEYS[3], mem)
+local zttl = redis.call('PTTL', KEYS[1])
+local ettl = redis.call('PTTL', KEYS[3])
 redis.call('ZREM', KEYS[1], mem)
 redis.call('HDEL', KEYS[2], ARGV[1])
 redis.call('HDEL', KEYS[3], mem)
@@ -33,10 +38,14 @@ if score and blob then
   local entry = cjson.decode(blob)
   entry['player'] = ARGV[2]
   entry['name'] = ''
+  entry['username'] = ''
   entry['deleted'] = true
   local ghost = string.sub(mem, 1, string.find(mem, '|', 1, true)) .. ARGV[2]
   redis.call('ZADD', KEYS[1], score, ghost)
   redis.call('HSET', KEYS[3], ghost, cjson.encode(entry))
+  -- the board's only entry: ZREM/HDEL removed the keys, and these writes made them again without a TTL
+  if zttl > 0 then redis.call('PEXPIRE', KEYS[1], zttl) end
+  if ettl > 0 then redis.call('PEXPIRE', KEYS[3], ettl) end
 end
 return 1
 """
@@ -54,13 +63,11 @@ class Profile:
         account = await accounts.loaded(player)
         games = await accounts.history.recent(player, recent)
         streak: dict[str, int] = {"current": 0, "best": 0}
-        races = accounts.ctx.extras.get("races")
-        if races is not None:
+        streaks = accounts.ctx.streaks
+        if streaks is not None:
             with contextlib.suppress(Exception):
-                from ..races.daily import day_of
-
-                s = await races.service.daily.streak(player)
-                streak = {"current": s.current(day_of(now_ms())), "best": s.best}
+                current, best = await streaks.streak_of(player)
+                streak = {"current": current, "best": best}
         return {
             "account": account.public(self.settings),
             "stats": await accounts.history.stats(player),
@@ -84,6 +91,7 @@ class Profile:
 
     async def set_display(self, player: str, display: object) -> Account:
         shown = clean_display(display, self.settings.display_max)
+        await check_not_another(self.accounts.ctx.redis, shown, player)  # fair play 19.6
         await self.store.set_fields(player, display=shown)
         return await self.accounts.loaded(player)
 
@@ -98,8 +106,15 @@ class Profile:
             raise AccountError("rename_too_soon", "one username change a week", retry_ms=at - now_ms())
         if not await self.store.claim_username(name, player):
             raise AccountError("username_taken", "this username is taken")
+        redis = self.accounts.ctx.redis
+        if not await lookalike.claim(redis, name, player):  # fair play 19.6
+            await self.store.release_username(name, player)
+            raise AccountError("username_taken", "this username looks like another account's")
         await self.store.set_fields(player, username=name, renamed=now_ms())
         await self.store.release_username(account.username, player)
+        kept = lookalike.keys(name)
+        for key in lookalike.keys(account.username) - kept:
+            await lookalike.release_key(redis, lookalike.key_name(key), player)
         return await self.accounts.loaded(player)
 
     async def delete(self, player: str, confirm: object, proof: Reauth, net: str) -> None:
@@ -112,21 +127,24 @@ class Profile:
         await accounts.ceremonies.reauthenticate(account, proof, net)
         ghost = DELETED_PREFIX + secrets.token_hex(6)
         for board in await self.store.boards_of(player):
-            base = f"lb:{{{board}}}"
-            await self._anonymise(keys=[base + ":z", base + ":p", base + ":e"], args=[player, ghost])
+            await self._anonymise(keys=race_keys.board_keys(board), args=[player, ghost])
         games = await accounts.history.forget(player)
         redis = accounts.ctx.redis
         days = sorted({g.daily for g in games if g.daily})
         for day in days:
-            await redis.hdel(f"daily:{{{day}}}:done", player)
-        base = f"lb:{{pb:{player}}}"
-        await redis.delete(base + ":z", base + ":p", base + ":e")
-        await redis.delete(f"streak:{{{player}}}")
-        await redis.delete(f"stats:{{{player}}}:e", f"stats:{{{player}}}:z")  # the stats page's games
-        await redis.delete(f"player:{{{player}}}", f"player:{{{player}}}:games")
+            await redis.hdel(race_keys.daily(day, "done"), player)
+        await redis.delete(*race_keys.board_keys(race_keys.bests_board(player)))
+        await redis.delete(race_keys.streak(player))
+        await redis.delete(*race_keys.stats(player))  # the stats page's games
+        await redis.delete(keys.player_key(player), keys.player_games(player))
+        # the friends extension's (above this layer, its keys named by the store): whom it followed and
+        # blocked, its presence and waiting challenges
+        await redis.delete(solo_bests_key(player))  # its best solo game on each deal (its own ghosts)
+        await redis.delete(*friend_keys.personal(player))
         listed = await self.store.list_sessions(player)
         await self.store.remove(player, account.username)
         await accounts.history.forget(player)  # a game that ended meanwhile was kept as an account's
+        await redis.delete(solo_bests_key(player))
         await accounts.close_connections(player, {h for h, _ in listed})
 
 

@@ -12,23 +12,25 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from golfrace.settings.accounts import AccountSettings
+from golfrace.store import lookalike
+from golfrace.store.history import History
+from golfrace.wire.protocol import CLOSE_SIGNED_OUT
+
 from . import sessions
 from .ceremonies import Ceremonies
+from .devices import describe
 from .errors import AccountError
-from .history import History
-from .names import check_username, clean_display, fold
+from .names import check_not_another, check_username, clean_display, fold
 from .passwords import Passwords, check_password, normalise
 from .profile import Profile
-from .settings import AccountSettings
 from .store import Account, AccountStore
-from .throttle import Throttle
+from .throttle import Throttle, quota_error
 
 if TYPE_CHECKING:
-    from ..context import Context
+    from golfrace.live.services import Context
 
 log = logging.getLogger("golfrace.accounts")
-CLOSE_SIGNED_OUT = 4401
-"""Close code of a websocket whose session was signed out (it reconnects as a new anonymous player)."""
 SIGNOUT_CHANNEL = "accounts:signout"
 """Pub/sub channel on which a sign-out reaches every instance: ``{"player", "sessions": [stored hash…]}``
 (hashes of tokens, not tokens)."""
@@ -50,7 +52,7 @@ class Accounts:
         self.store = AccountStore(ctx.redis, settings)
         self.throttle = Throttle(ctx.redis, settings)
         self.passwords = Passwords(settings)
-        self.history = History(ctx.redis, settings)
+        self.history = History(ctx.redis, settings, ctx.store.batch)
         self.ceremonies = Ceremonies(self)
         self.profile = Profile(self)
 
@@ -79,10 +81,12 @@ class Accounts:
         return await self.store.exists(player)
 
     async def open_session(self, account: Account, agent: str) -> SignedIn:
+        # an account made before fair play 19.6 gets its username's look-alike keys at its next sign-in
+        await lookalike.claim(self.ctx.redis, account.username, account.player)
         token = sessions.new_token(account.player)
         parsed = sessions.parse(token)
         assert parsed is not None  # made by new_token
-        await self.store.add_session(account.player, parsed[1], agent)
+        await self.store.add_session(account.player, parsed[1], agent, await describe(agent))
         return SignedIn(account, token)
 
     async def loaded(self, player: str) -> Account:
@@ -93,24 +97,41 @@ class Accounts:
 
     # --- sign-up ----------------------------------------------------------------------------------------
     async def check_quota(self, net: str) -> None:
+        """``too_many_signups`` if the network may make no more accounts (a sign-up itself takes one of its
+        quota: ``Throttle.signup``)."""
         if not await self.throttle.signups_left(net):
-            raise AccountError(
-                "too_many_signups",
-                f"at most {self.settings.signups_per_ip} new accounts per address a day",
-                retry_ms=self.settings.signup_window_s * 1000,
-            )
+            raise quota_error(self.settings)
 
     def check_new(self, username: object, display: object) -> tuple[str, str]:
         name = check_username(username)
         return name, clean_display(display if display is not None else "", self.settings.display_max)
 
+    async def check_free(self, name: str, net: str) -> None:
+        """``username_taken`` if an account has ``name``: the answer tells that a name exists, so the check
+        counts like a failed sign-in for the network, and is given back when the name was free."""
+        async with self.throttle.attempt(None, net) as attempt:
+            if await self.store.owner_of(name) is not None:
+                raise AccountError("username_taken", "this username is taken")
+            attempt.succeeded()
+
     async def create(self, player: str, username: str, display: str, pw: str | None, net: str) -> Account:
+        """The account (the caller holds one of the network's sign-ups: ``Throttle.signup``)."""
         if not await self.store.claim_username(username, player):
             raise AccountError("username_taken", "this username is taken")
+        redis = self.ctx.redis
+        if not await lookalike.claim(redis, username, player):  # fair play 19.6: paypaI beside paypal
+            await self.store.release_username(username, player)
+            raise AccountError("username_taken", "this username looks like another account's")
+        try:
+            await check_not_another(redis, display, player)
+        except AccountError:
+            await lookalike.release(redis, username, player)
+            await self.store.release_username(username, player)
+            raise
         if not await self.store.create(player, username, display, pw):
+            await lookalike.release(redis, username, player)
             await self.store.release_username(username, player)
             raise AccountError("already_signed_in", "this player has an account already")
-        await self.throttle.signed_up(net)
         await self.history.keep(player)
         # the player's guest connections (no session: whoever holds the old token) go; a page of this
         # browser reconnects with its new cookie and is the account
@@ -122,34 +143,27 @@ class Accounts:
     ) -> SignedIn:
         name, shown = self.check_new(username, display)
         secret = check_password(password, name, self.settings)
-        await self.check_quota(net)
-        if await self.store.owner_of(name) is not None:
-            raise AccountError("username_taken", "this username is taken")
-        hashed = await self.passwords.hash(secret)
-        account = await self.create(await self.new_player(token), name, shown, hashed, net)
+        async with self.throttle.signup(net):  # taken first: a burst cannot pass the quota
+            await self.check_free(name, net)
+            hashed = await self.passwords.hash(secret)
+            account = await self.create(await self.new_player(token), name, shown, hashed, net)
         return await self.open_session(account, agent)
 
     # --- sign-in ------------------------------------------------------------------------------------------
-    async def refuse_if_waiting(self, subject: str, net: str) -> None:
-        wait = await self.throttle.wait_ms(subject, net)
-        if wait > 0:
-            raise AccountError("too_many_attempts", "too many failed sign-ins; wait and retry", retry_ms=wait)
-
     async def sign_in_password(self, username: object, password: object, net: str, agent: str) -> SignedIn:
         name = username if isinstance(username, str) else ""
         folded = fold(name[:64])
         subject = "user:" + folded  # throttled whether or not an account has the name
-        await self.refuse_if_waiting(subject, net)
-        secret = password if isinstance(password, str) else ""
-        secret = secret[: self.settings.password_max * 4]
-        player = await self.store.owner_of(folded) if 0 < len(folded) <= 20 else None
-        account = await self.store.load(player) if player is not None else None
-        ok = await self.passwords.verify(account.pw if account else None, normalise(secret))
-        if not ok or account is None:
-            wait = await self.throttle.failed(subject, net)
-            params = {"retry_ms": wait} if wait else {}
-            raise AccountError("bad_credentials", "this username and password do not match", **params)
-        await self.throttle.succeeded(subject)
+        async with self.throttle.attempt(subject, net) as attempt:
+            secret = password if isinstance(password, str) else ""
+            secret = secret[: self.settings.password_max * 4]
+            player = await self.store.owner_of(folded) if 0 < len(folded) <= 20 else None
+            account = await self.store.load(player) if player is not None else None
+            ok = await self.passwords.verify(account.pw if account else None, normalise(secret))
+            if not ok or account is None:
+                params = {"retry_ms": attempt.delay} if attempt.delay else {}
+                raise AccountError("bad_credentials", "this username and password do not match", **params)
+            attempt.succeeded()
         if account.pw is not None and self.passwords.needs_rehash(account.pw):
             with contextlib.suppress(Exception):
                 rehashed = await self.passwords.hash(normalise(secret))
@@ -158,16 +172,19 @@ class Accounts:
 
     # --- sessions -----------------------------------------------------------------------------------------
     async def list_sessions(self, player: str, current: str) -> list[dict[str, Any]]:
-        return [
+        """The account's sessions, the one asking first, then the most recently seen."""
+        listed = [
             {
                 "id": info.id,
                 "created": info.created,
                 "seen": info.seen,
                 "agent": info.agent,
+                "device": info.device if info.device is not None else await describe(info.agent),
                 "current": h == current,
             }
             for h, info in await self.store.list_sessions(player)
         ]
+        return sorted(listed, key=lambda s: (not s["current"], -s["seen"]))
 
     async def sign_out(self, player: str, which: list[str] | None, keep: str | None = None) -> int:
         """Sign out the sessions whose id is in ``which`` (None: all), except ``keep`` (a stored hash)."""
@@ -190,7 +207,7 @@ class Accounts:
 
     def close_local(self, player: str, hashes: set[str]) -> None:
         for live in list(self.ctx.sessions):
-            if live.player == player and live.extras.get("account_session", GUESTS) in hashes:
+            if live.player == player and (live.account_session or GUESTS) in hashes:
                 live.close(CLOSE_SIGNED_OUT)
 
     def deliver(self, envelope: Any) -> None:

@@ -13,8 +13,10 @@ import re
 import secrets
 from http.cookies import CookieError, SimpleCookie
 
+from golfrace.wire.ids import PLAYER_ID
+
 COOKIE = "golfrace_session"
-TOKEN = re.compile(r"(p[0-9a-f]{16})\.([A-Za-z0-9_-]{43})")
+TOKEN = re.compile(rf"({PLAYER_ID.pattern})\.([A-Za-z0-9_-]{{43}})")
 ID_LEN = 16
 """Characters of the hash shown as a session's id in the list (enough to sign one out, never the token)."""
 

@@ -7,10 +7,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from . import keys
+from golfrace.settings.accounts import AccountSettings
+from golfrace.store import account_keys as keys
+from golfrace.store import lookalike
+
 from .names import fold
 from .sessions import ID_LEN
-from .settings import AccountSettings
 
 CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -60,6 +62,8 @@ class SessionInfo:
     created: int
     seen: int
     agent: str
+    device: dict[str, str | None] | None = None
+    """Parsed from the whole User-Agent when the session opened (``devices.py``); None for older ones."""
 
 
 class AccountStore:
@@ -117,11 +121,14 @@ class AccountStore:
             keys.account(player), keys.sessions(player), keys.passkeys(player), keys.boards(player)
         )
         await self.release_username(username, player)
+        await lookalike.release(self.redis, username, player)
 
     # --- sessions -----------------------------------------------------------------------------------------
-    async def add_session(self, player: str, hashed: str, agent: str) -> None:
+    async def add_session(
+        self, player: str, hashed: str, agent: str, device: dict[str, Any] | None = None
+    ) -> None:
         now = now_ms()
-        entry = json.dumps({"created": now, "seen": now, "agent": agent[:120]})
+        entry = json.dumps({"created": now, "seen": now, "agent": agent[:120], "device": device})
         key = keys.sessions(player)
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, hashed, entry)
@@ -143,8 +150,13 @@ class AccountStore:
         out, dead = {}, []
         for field, blob in raw.items():
             h, data = _text(field), json.loads(blob)
+            device = data.get("device")
             info = SessionInfo(
-                h[:ID_LEN], int(data["created"]), int(data["seen"]), str(data.get("agent", ""))
+                h[:ID_LEN],
+                int(data["created"]),
+                int(data["seen"]),
+                str(data.get("agent", "")),
+                device if isinstance(device, dict) else None,
             )
             if self._alive(info, now):
                 out[h] = info

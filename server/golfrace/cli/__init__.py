@@ -24,6 +24,7 @@ COMMANDS = {
     "bot": "golfrace.cli.server_cmds",
     "settings": "golfrace.cli.server_cmds",
     "messages": "golfrace.cli.server_cmds",
+    "watch": "golfrace.cli.terminal_cmds",
 }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from ..engine import Game, GameCode, GolfError, Refusal, deal, parse_moves, token
@@ -17,11 +18,15 @@ def register(sub: Any) -> list[str]:
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(func=cmd_deal)
 
-    p = sub.add_parser("play", help="apply moves to a deal and print the result")
-    p.add_argument("code")
-    p.add_argument("--moves", default="", help="tokens: d draw, N column, N:R row R of column N, u undo")
+    p = sub.add_parser(
+        "play", help="play in the terminal (without --moves), or apply moves to a deal and print the result"
+    )
+    p.add_argument("code", nargs="?", help="the deal (a random one when left out, in the terminal game)")
+    p.add_argument("--moves", default=None, help="tokens: d draw, N column, N:R row R of column N, u undo")
     p.add_argument("--lang", default="en", choices=LOCALES)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--race", metavar="URL", help="join the race at this link (http://host:port/r/<race id>)")
+    p.add_argument("--name", help="your name in the race")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("describe", help="the board description a screen reader reads")
@@ -77,14 +82,42 @@ def play_moves(code_text: str, moves: str, lang: str) -> tuple[Game, list[dict[s
     return game, refusals
 
 
+def interactive(args: argparse.Namespace) -> bool:
+    """The terminal game: no moves to apply, no JSON asked for, and a terminal to draw on (else, with a
+    code, the board is printed as before)."""
+    if args.race:
+        return True
+    if args.moves is not None or args.json:
+        return False
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    game, refusals = play_moves(args.code, args.moves, args.lang)
+    if interactive(args):
+        return play_in_terminal(args)
+    if args.code is None:
+        from . import UsageError
+
+        raise UsageError("golfrace play: give a code and --moves, or run it in a terminal")
+    game, refusals = play_moves(args.code, args.moves or "", args.lang)
     if args.json:
         print(json.dumps(game_json(game, refusals), ensure_ascii=False))
         return 0
     print(render(game, args.lang))
     for r in refusals:
         print(f"refused move {r['index'] + 1} ({r['move']}): {r['message']}")
+    return 0
+
+
+def play_in_terminal(args: argparse.Namespace) -> int:
+    from ..terminal.apps import RaceApp, SoloApp
+    from ..terminal.links import race_link
+
+    if args.race:
+        ws_url, race_id = race_link(args.race)
+        RaceApp(ws_url, race_id, args.lang, args.name).run()
+    else:
+        SoloApp(GameCode.parse(args.code) if args.code else None, args.lang).run()
     return 0
 
 

@@ -14,7 +14,15 @@ import re
 from dataclasses import dataclass
 
 from .errors import CodeError
-from .rules import MAX_JOKERS, NO_VARIANTS, Rules, Variants
+from .rules import (
+    EMPTY_DISCARD_LETTER,
+    JOKER_LETTER,
+    MAX_JOKERS,
+    NO_VARIANTS,
+    STRICT_LETTER,
+    Rules,
+    Variants,
+)
 
 PREFIX = "GO1"
 SEED_LETTERS = 7
@@ -24,7 +32,7 @@ LONG_SEED_SPACE = 26**LONG_SEED_LETTERS
 """About 6.2e36, 2**122.2: the seed space of a long code."""
 RULE_LETTERS = {"E": Rules.EASY, "N": Rules.EASY, "C": Rules.CLASSIC}
 CANONICAL_LETTER = {Rules.EASY: "E", Rules.CLASSIC: "C"}
-_VARIANT_RE = re.compile(r"(S?)(?:J([0-9]))?(D?)")
+_VARIANT_RE = re.compile(rf"({STRICT_LETTER}?)(?:{JOKER_LETTER}([0-9]))?({EMPTY_DISCARD_LETTER}?)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +62,9 @@ class GameCode:
             v = self.variants
             text += (
                 "-"
-                + ("S" if v.strict else "")
-                + (f"J{v.jokers}" if v.jokers else "")
-                + ("D" if v.empty_discard else "")
+                + (STRICT_LETTER if v.strict else "")
+                + (f"{JOKER_LETTER}{v.jokers}" if v.jokers else "")
+                + (EMPTY_DISCARD_LETTER if v.empty_discard else "")
             )
         return text
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -15,7 +16,19 @@ class Rules(StrEnum):
     CLASSIC = "classic"
 
 
+RULES = tuple(r.value for r in Rules)
+"""The rule sets' wire form, in order (``easy``, ``classic``): the messages' choices and the web client's."""
+DEFAULT_RULES = Rules.EASY
+"""The rules of a random deal when a message names none."""
 MAX_JOKERS = 2
+VARIANT_FLAGS = ("strict", "empty_discard")
+"""The variants that are on or off; ``jokers`` is a count (0 to ``MAX_JOKERS``)."""
+STRICT_LETTER = "S"
+JOKER_LETTER = "J"
+EMPTY_DISCARD_LETTER = "D"
+"""Each variant's letter in a game code's variant part (``-SJ1D``: strict, one joker, empty discard)."""
+VARIANT_LETTERS = {"strict": STRICT_LETTER, "jokers": JOKER_LETTER, "empty_discard": EMPTY_DISCARD_LETTER}
+"""The letters by variant, for the web client (its generated messages.js builds its code patterns)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +50,31 @@ class Variants:
     @property
     def any(self) -> bool:
         return self.strict or self.jokers > 0 or self.empty_discard
+
+    def wire(self) -> dict[str, bool | int]:
+        """The variants' one wire form: ``{"strict": bool, "jokers": int, "empty_discard": bool}``."""
+        return {"strict": self.strict, "jokers": self.jokers, "empty_discard": self.empty_discard}
+
+    @classmethod
+    def from_wire(cls, value: object) -> Variants:
+        """The variants of a wire form (``wire``; a key left out is off), or ValueError saying why not."""
+        if not isinstance(value, Mapping):
+            raise ValueError("variants must be a map")
+        out: dict[str, bool | int] = {}
+        for key, val in value.items():
+            if key in VARIANT_FLAGS:
+                if not isinstance(val, bool):
+                    raise ValueError(f"variants.{key} must be true or false")
+                out[key] = val
+            elif key == "jokers":
+                if isinstance(val, bool) or not isinstance(val, int) or not 0 <= val <= MAX_JOKERS:
+                    raise ValueError(f"variants.jokers must be 0 to {MAX_JOKERS}")
+                out[key] = val
+            else:
+                raise ValueError(f"unknown variant {str(key)[:20]!r}")
+        return cls(
+            bool(out.get("strict", False)), int(out.get("jokers", 0)), bool(out.get("empty_discard", False))
+        )
 
 
 NO_VARIANTS = Variants()

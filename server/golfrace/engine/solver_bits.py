@@ -46,20 +46,7 @@ def removed_index(heights: tuple[int, ...]) -> int:
 
 
 def search(pos: Position, meter: Meter) -> Outcome:
-    slab = slabs()
-    # free[q]: (column stride, positions whose column shows a free card of rank q) for each such column
-    masks: dict[tuple[int, int], int] = {}
-    for c, col in enumerate(pos.columns):
-        for gone in range(ROWS):
-            key = (col[ROWS - 1 - gone], c)
-            masks[key] = masks.get(key, 0) | slab[c][gone]
-    free: list[list[tuple[int, int]]] = [[] for _ in range(RANKS)]
-    for (q, c), mask in sorted(masks.items()):
-        free[q].append((STRIDE[c], mask))
-    present = [q for q in range(RANKS) if free[q]]
-    # onto[q]: the discard ranks (among those that can show) a card of rank q may be removed onto
-    shown = set(present) | set(pos.stock[pos.drawn :]) | {pos.top}
-    onto = [tuple(r for r in sorted(shown) if q in pos.succ[r]) for q in range(RANKS)]
+    free, present, onto = _removals(pos)
     counting = meter.max_states is not None
     explored = [0] * RANKS  # per discard rank: positions explored in any phase so far
     reached = 0  # positions reached in any phase, any discard
@@ -112,6 +99,34 @@ def search(pos: Position, meter: Meter) -> Outcome:
         seeds, top, phase = reached, pos.stock[phase], phase + 1
     if not counting:
         meter.states += sum(e.bit_count() for e in explored)
+    return _outcome(pos, phases, reached, won, complete)
+
+
+Removals = tuple[list[list[tuple[int, int]]], list[int], list[tuple[int, ...]]]
+"""``free[q]``: (column stride, positions whose column shows a free card of rank q) for each such column;
+the ranks ``present`` with such a column; ``onto[q]``: the discard ranks (among those that can show) a card
+of rank q may be removed onto."""
+
+
+def _removals(pos: Position) -> Removals:
+    """The removals of ``pos``'s deal, as masks over the position sets (``Removals``)."""
+    slab = slabs()
+    masks: dict[tuple[int, int], int] = {}
+    for c, col in enumerate(pos.columns):
+        for gone in range(ROWS):
+            key = (col[ROWS - 1 - gone], c)
+            masks[key] = masks.get(key, 0) | slab[c][gone]
+    free: list[list[tuple[int, int]]] = [[] for _ in range(RANKS)]
+    for (q, c), mask in sorted(masks.items()):
+        free[q].append((STRIDE[c], mask))
+    present = [q for q in range(RANKS) if free[q]]
+    shown = set(present) | set(pos.stock[pos.drawn :]) | {pos.top}
+    onto = [tuple(r for r in sorted(shown) if q in pos.succ[r]) for q in range(RANKS)]
+    return free, present, onto
+
+
+def _outcome(pos: Position, phases: list[list[int]], reached: int, won: bool, complete: bool) -> Outcome:
+    """The search's result: the deepest position reached and a line to it."""
     target, removed = _deepest(reached)
     line = _trace(pos, phases, target)
     if not won and complete:

@@ -10,9 +10,14 @@ Fair play: the first attempt is claimed by one Lua script (``CLAIM``), so tabs a
 same attempt, and none a practice one before it ends; an attempt counts for its day only if it ends before the
 day's end plus ``daily_grace_s`` (a later end is kept, marked ``late``, with no streak and no board).
 
-Keys: ``daily:{<date>}:code`` (the chosen code, cached), ``daily:{<date>}:first`` (player → game id of the
-first attempt), ``daily:{<date>}:done`` (player → result JSON), ``streak:{<player>}`` (hash: the current
-run's last day and count, the best run, the previous run's last day and count).
+Fair play (19.1): before a day's code is public, its deal is dealt only to an account's ranked attempt. A
+guest's attempt deals the day's **guest deal** instead (``guest_code``: the same way, from another HMAC label,
+so it tells nothing about the day's deal), unranked, on no board and no streak.
+
+Keys: ``daily:{<date>}:code`` (the chosen code, cached), ``daily:{<date>}:guest`` (the guest deal, cached),
+``daily:{<date>}:first`` (player → game id of the first attempt), ``daily:{<date>}:done`` (player → result
+JSON), ``streak:{<player>}`` (hash: the current run's last day and count, the best run, the previous run's
+last day and count).
 """
 
 from __future__ import annotations
@@ -27,14 +32,16 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 from redis.typing import EncodableT
+
+from golfrace.settings.races import DAY_MS, DEFAULT_SETTINGS
+from golfrace.store import race_keys
+from golfrace.store.games import RedisClient
 
 from ..engine import GameCode, Rules
 from ..engine.codes import long_code_from_entropy
 from .errors import RaceError
-from .settings import DAY_MS, DEFAULT_SETTINGS
 
 CLAIM = """
 local held = redis.call('HGET', KEYS[1], ARGV[1])
@@ -96,15 +103,22 @@ def parse_day(text: str, now_ms: int | None = None) -> date:
     return day
 
 
-def candidate(day: date, secret: bytes, n: int) -> GameCode:
-    mac = hmac.new(secret, f"golfrace-daily:{day.isoformat()}:{n}".encode(), hashlib.sha256).digest()
+DAY_LABEL = "golfrace-daily"
+GUEST_LABEL = "golfrace-daily-guest"
+"""The HMAC labels of the day's deal and of its guest deal: two independent deals of one day."""
+
+
+def candidate(day: date, secret: bytes, n: int, label: str = DAY_LABEL) -> GameCode:
+    mac = hmac.new(secret, f"{label}:{day.isoformat()}:{n}".encode(), hashlib.sha256).digest()
     return long_code_from_entropy(mac, Rules.EASY)
 
 
-def choose_code(day: date, secret: bytes, winnable: Winnable, max_tries: int) -> GameCode:
+def choose_code(
+    day: date, secret: bytes, winnable: Winnable, max_tries: int, label: str = DAY_LABEL
+) -> GameCode:
     """The first candidate the solver proves winnable (an unknown verdict counts as not winnable)."""
     for n in range(max_tries):
-        code = candidate(day, secret, n)
+        code = candidate(day, secret, n, label)
         if winnable(code) is True:
             return code
     raise RaceError("no_daily", f"no winnable code among {max_tries} candidates for {day}")
@@ -179,7 +193,7 @@ class DailyBook:
 
     def __init__(
         self,
-        redis: aioredis.Redis,
+        redis: RedisClient,
         secret: bytes,
         winnable: Winnable,
         max_tries: int,
@@ -197,18 +211,27 @@ class DailyBook:
         return ended_at < day_start_ms(day) + DAY_MS + self.grace_ms
 
     async def code(self, day: date) -> GameCode:
-        key = f"daily:{{{day.isoformat()}}}:code"
+        """The day's deal: dealt to accounts' attempts only while the day is on (fair play 19.1)."""
+        return await self._chosen(day, "code", DAY_LABEL)
+
+    async def guest_code(self, day: date) -> GameCode:
+        """The day's guest deal: what a guest's attempt deals instead of the day's (fair play 19.1)."""
+        return await self._chosen(day, "guest", GUEST_LABEL)
+
+    async def _chosen(self, day: date, part: str, label: str) -> GameCode:
+        key = race_keys.daily(day.isoformat(), part)
         cached = await self.redis.get(key)
         if cached is not None:
             return GameCode.parse(_text(cached))
-        code = await asyncio.to_thread(choose_code, day, self.secret, self.winnable, self.max_tries)
+        args = (day, self.secret, self.winnable, self.max_tries, label)
+        code = await asyncio.to_thread(choose_code, *args)
         await self.redis.set(key, str(code), nx=True, ex=KEY_TTL_S)
         return GameCode.parse(_text(await self.redis.get(key)))
 
     async def claim_first(self, day: date, player: str, game_id: str) -> str:
         """Claim ``day``'s ranked attempt for ``game_id`` in one script: returns ``game_id`` if this call got
         it, else the game id of the attempt that already holds it."""
-        key = f"daily:{{{day.isoformat()}}}:first"
+        key = race_keys.daily(day.isoformat(), "first")
         return _text(await self._claim(keys=[key], args=[player, game_id, KEY_TTL_S]))
 
     async def claim(self, day: date, player: str, game_id: str) -> bool:
@@ -217,13 +240,13 @@ class DailyBook:
 
     async def release(self, day: date, player: str, game_id: str) -> None:
         """Undo a ``claim`` whose race could not be stored (so the day's ranked attempt is not lost)."""
-        key = f"daily:{{{day.isoformat()}}}:first"
+        key = race_keys.daily(day.isoformat(), "first")
         current = await self.redis.hget(key, player)
         if current is not None and _text(current) == game_id:
             await self.redis.hdel(key, player)
 
     async def first_game(self, day: date, player: str) -> str | None:
-        raw = await self.redis.hget(f"daily:{{{day.isoformat()}}}:first", player)
+        raw = await self.redis.hget(race_keys.daily(day.isoformat(), "first"), player)
         return None if raw is None else _text(raw)
 
     async def finish(
@@ -232,13 +255,40 @@ class DailyBook:
         """The first attempt ended (at ``ended_at`` ms, if known): keep its result and extend the player's
         streak. One that ended too late for its day (``counts``) is kept with ``late: true`` and extends
         nothing; one marked for review (``result["review"]``) extends nothing either."""
-        key = f"daily:{{{day.isoformat()}}}:done"
+        key = race_keys.daily(day.isoformat(), "done")
         late = ended_at is not None and not self.counts(day, ended_at)
         await self.redis.hsetnx(key, player, json.dumps({**result, "late": True} if late else result))
         await self.redis.expire(key, KEY_TTL_S)
-        skey = f"streak:{{{player}}}"
-        if late or result.get("review"):
+        if late or result.get("review"):  # pending: extended by ``settle_review`` once cleared
             return await self.streak(player)
+        return await self.finish_streak(day, player)
+
+    async def settle_review(self, day: date, player: str, game_id: str, review: str | None) -> None:
+        """The knowledge review of ``player``'s ranked attempt ``game_id`` ended: its result's ``review``
+        becomes ``review`` (None: cleared), and a cleared attempt that came in time extends the streak, once
+        (only the write that ends ``pending`` does)."""
+        key = race_keys.daily(day.isoformat(), "done")
+        async with self.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.hget(key, player)
+                    if raw is None:
+                        return
+                    result = json.loads(raw)
+                    if result.get("game") != game_id or result.get("review") != "pending":
+                        return
+                    pipe.multi()  # type: ignore[no-untyped-call]
+                    pipe.hset(key, player, json.dumps({**result, "review": review}))
+                    await pipe.execute()
+                    break
+                except WatchError:
+                    continue
+        if review is None and not result.get("late"):
+            await self.finish_streak(day, player)
+
+    async def finish_streak(self, day: date, player: str) -> Streak:
+        skey = race_keys.streak(player)
         async with self.redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
@@ -253,11 +303,11 @@ class DailyBook:
                     continue
 
     async def result(self, day: date, player: str) -> dict[str, Any] | None:
-        raw = await self.redis.hget(f"daily:{{{day.isoformat()}}}:done", player)
+        raw = await self.redis.hget(race_keys.daily(day.isoformat(), "done"), player)
         return None if raw is None else dict(json.loads(raw))
 
     async def streak(self, player: str) -> Streak:
-        return _streak(await self.redis.hgetall(f"streak:{{{player}}}"))
+        return _streak(await self.redis.hgetall(race_keys.streak(player)))
 
 
 def _text(value: bytes | str | None) -> str:

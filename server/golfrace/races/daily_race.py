@@ -9,17 +9,22 @@ import time
 from datetime import date
 from typing import Any
 
-from ..keys import new_race_id, seat_id, seat_of
+from golfrace.store.keys import seat_id, seat_of
+from golfrace.wire.ids import new_race_id
+
 from .daily import day_of, next_day_ms, share_text
 from .race import Race, RaceOptions
 from .service import RaceService
 
 
-async def daily_play(service: RaceService, player: str, name: str) -> Race:
-    """The player's ranked attempt of the day, claimed atomically (``DailyBook.claim_first``): every tab
-    asking at once gets that one attempt while it runs; once it has ended, a practice attempt."""
+async def daily_play(service: RaceService, player: str, name: str, account: bool = True) -> Race:
+    """An account's ranked attempt of the day, claimed atomically (``DailyBook.claim_first``): every tab
+    asking at once gets that one attempt while it runs; once it has ended, a practice attempt. A guest
+    (``account`` false) gets an attempt of the day's guest deal, never the day's deal (fair play 19.1)."""
     now = service.clock()
     day = day_of(now)
+    if not account:
+        return await _guest_attempt(service, player, name, day, now)
     code = await service.daily.code(day)
     race_id = new_race_id()
     game_id = seat_id(race_id, 1)
@@ -57,6 +62,26 @@ async def daily_play(service: RaceService, player: str, name: str) -> Race:
     await service.insert(practice, service.seat_games(practice)[1])
     service.tasks.spawn(service.compute_par(practice))
     return practice
+
+
+async def _guest_attempt(service: RaceService, player: str, name: str, day: date, now: int) -> Race:
+    """A guest's daily attempt: the day's guest deal, unranked, no claim, no result, no streak; as many as
+    the guest likes (each is charged to the network's ``daily`` bucket like any attempt)."""
+    race = Race.create(
+        new_race_id(),
+        await service.daily.guest_code(day),
+        host=player,
+        name=name,
+        now=now,
+        options=RaceOptions(undo=True, time_limit_s=0, seats=1),
+        ranked=False,
+        daily=day.isoformat(),
+        guest_deal=True,
+        settings=service.settings,
+    ).start(player, now, service.settings)
+    await service.insert(race, service.seat_games(race)[1])
+    service.tasks.spawn(service.compute_par(race))
+    return race
 
 
 async def _claimed_attempt(service: RaceService, day: date, player: str, game_id: str) -> Race | None:

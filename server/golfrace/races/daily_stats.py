@@ -16,18 +16,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from golfrace.store import race_keys
+
 from ..engine.game import POINTS_PER_CARD
 from . import leaderboard as lb
 from .daily import parse_day
 from .errors import RaceError
 
-SCORE_SHIFT = lb.ELAPSED_BITS + lb.MOVES_BITS  # the composite key's score part (see leaderboard.py)
+SCORE_SHIFT = lb.SCORE_SHIFT  # the composite key's score part (ranking.py)
 
 
 async def score_counts(redis: Any, board: str) -> list[tuple[int, int]]:
     """[(score, players)] of ``board``, highest score first, scores nobody reached left out."""
     scores = list(range(lb.MAX_SCORE, -1, -POINTS_PER_CARD))
-    key = f"lb:{{{board}}}:z"
+    key = race_keys.board_part(board, "z")
     async with redis.pipeline(transaction=False) as pipe:
         for score in scores:
             low = (lb.MAX_SCORE - score) << SCORE_SHIFT

@@ -28,7 +28,9 @@ RACE_ERROR_CODES = (
     "bad_option",  # an option out of range (seats, time limit, name)
     "game_not_found",  # no record of that game (never existed, or its TTL ran out)
     "game_not_ended",  # the game is still being played; its record is public only after the end
+    "code_hidden",  # the game is over, but its code is hidden while its race or its day is on
     "replay_mismatch",  # a stored move log does not replay to the stored result
     "bad_date",  # a daily date is not yyyy-mm-dd, or lies in the future
     "no_daily",  # no winnable daily code found within the retry budget
+    "account_required",  # a ranked race seats accounts only (fair play 19.2)
 )

@@ -3,25 +3,29 @@
 Each connection following a race holds one ``RaceFollower`` on the race's channel, which turns the internal
 events (``service.py``) into what that connection may see (racer: others' progress, the race; watcher: every
 board). A racer's own board is not here: it is their seat game, followed like any game (``open``).
-``RaceWire`` (``ctx.extras['races']``) keeps every local follower, the racers' presence and the sweeper.
+``RaceWire`` (``ctx.get(RaceWire)``) keeps every local follower by connection, and the racers' presence; a
+connection's followers and presence go when it ends (its close hook, ``RaceWire.closed``), and a refresh loop
+re-stamps the watcher counts and presence of the races followed here (``RaceWire.refresh_forever``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import logging
 from collections import Counter
-from collections.abc import Callable
+from typing import Any
 
-from ..context import Context
-from ..hub import Envelope
-from ..protocol import ProtocolError
-from ..session import Session
+from golfrace.live.services import Context
+from golfrace.live.session import Session
+from golfrace.store.pubsub import Envelope
+from golfrace.wire.protocol import ProtocolError, encode
+
 from . import leaderboard as lb
 from . import race_views
+from .progress_lines import Moved, ProgressLines
 from .race import Race
+from .race_stream import EventNumbers, RaceStream, shown_again
 from .racer import Seats
 from .service import RaceService
 from .storage import race_channel
@@ -31,63 +35,10 @@ log = logging.getLogger("golfrace.races")
 RESEND_RETRY_S = (0.25, 0.5, 1.0, 2.0, 5.0)
 
 
-class ProgressLines:
-    """The other racers' progress as one racer's connection gets it, coalesced: at most one send per
-    ``progress_interval_ms`` (each seat's latest line, older ones dropped unsent), the first line after a
-    quiet spell at once, a trailing send when the interval is up (so the last state always arrives), and at
-    once for a status change (a racer done) and before any ``race`` view (which must not be overtaken by older
-    lines). One pending timer at most; 0 sends every line at once."""
-
-    __slots__ = ("clock", "interval_ms", "pending", "sent_at", "session", "timer")
-
-    def __init__(self, session: Session, interval_ms: int, clock: Callable[[], int]) -> None:
-        self.session = session
-        self.interval_ms = interval_ms
-        self.clock = clock
-        self.pending: dict[int, Moved] = {}
-        """Seat → its latest move event not sent yet."""
-        self.sent_at: int | None = None
-        self.timer: asyncio.TimerHandle | None = None
-
-    def offer(self, seat: int, moved: Moved, urgent: bool) -> None:
-        self.pending[seat] = moved
-        if urgent or self.interval_ms <= 0:
-            self.flush()
-            return
-        if self.timer is not None:
-            return  # the trailing send takes the latest
-        now = self.clock()
-        wait_ms = 0 if self.sent_at is None else self.sent_at + self.interval_ms - now
-        if wait_ms <= 0:
-            self.flush()
-            return
-        # an empty context: the flush belongs to no request (the mover's, on whose turn this event came)
-        self.timer = asyncio.get_running_loop().call_later(
-            wait_ms / 1000, self.flush, context=contextvars.Context()
-        )
-
-    def flush(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        if not self.pending:
-            return
-        lines, self.pending = self.pending, {}
-        self.sent_at = self.clock()
-        if self.session.closing:
-            return
-        for moved in lines.values():
-            self.session.send_shared(moved.progress)
-
-    def close(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        self.pending = {}
-
-
 class RaceFollower:
-    """One connection following one race, as a racer or a watcher."""
+    """One connection following one race, as a racer, a watcher, or a racer whose game is over and who looks
+    on (``done``: the race as its racer sees it, and every board as a watcher sees it). A watcher's and a
+    done racer's messages are a versioned stream in the connection's follow machine (``race_stream.py``)."""
 
     def __init__(self, session: Session, race_id: str, role: str) -> None:
         self.session = session
@@ -103,31 +54,55 @@ class RaceFollower:
         msg, session, rid = envelope.message, self.session, self.race_id
         if session.closing:
             return
-        service = wire_of(session).service
+        wire = wire_of(session)
+        v = wire.numbers.number(envelope, rid)
+        out: list[Any] | None = None if self.lines is not None else []
+        # a watcher's frames of this event, event ``v`` of its stream; None: a racer's, sent as they come
         kind = msg.get("k")
         if kind == "watchers":
-            session.send({"t": "watchers", "race": rid, "n": msg.get("n", 0)})
-            service.presence.saw_watchers(rid, int(msg.get("n", 0)))
-            return
-        if kind == "move":  # made once per event for every local follower (``RaceWire.moved``)
-            moved = wire_of(session).moved(envelope, rid)
-            ended = msg["progress"].get("status") != "playing"
-            if moved.first and ended:
-                service.seat_ended(rid, int(msg["seat"]))
+            self._emit(out, {"t": "watchers", "race": rid, "n": msg.get("n", 0)}, v)
+            wire.service.presence.saw_watchers(rid, int(msg.get("n", 0)))
+        elif kind == "move":  # made once per event for every local follower (``RaceWire.moved``)
+            self._moved(envelope, wire, v, out)
+        else:
+            self._changed(envelope, wire, v, out)
+        if out is not None:
+            session.stream_event(rid, v, tuple(out))
+
+    def _emit(self, out: list[Any] | None, message: dict[str, Any], v: int) -> None:
+        if out is None:
+            self.session.send(message)
+        else:
+            out.append(encode({**message, "v": v}, self.session.codec))
+
+    def _moved(self, envelope: Envelope, wire: RaceWire, v: int, out: list[Any] | None) -> None:
+        msg, rid = envelope.message, self.race_id
+        moved = wire.moved(envelope, rid, v)
+        ended = msg["progress"].get("status") != "playing"
+        if moved.first and ended:
+            wire.service.seat_ended(rid, int(msg["seat"]))
+        if self.lines is not None or out is None:
             if self.lines is not None:
                 self.lines.offer(int(msg["seat"]), moved, urgent=ended)
-                return
-            if "board" not in msg:  # made before the race was watched: this watcher's race_watch has it
-                return
-            session.send_shared(moved.progress)
-            session.send_shared(moved.board)
-            _shown_again(session, rid, envelope)  # fair play: draws that every racer has reached now
             return
+        if "board" not in msg:  # made before the race was watched: this watcher's snapshot has it
+            if self.role == "done":
+                out.append(moved.progress)
+            return
+        out.append(moved.progress)
+        out.append(moved.board)
+        for again in shown_again(rid, envelope, v):  # fair play: draws that every racer has reached now
+            out.append(encode(again, self.session.codec))
+
+    def _changed(self, envelope: Envelope, wire: RaceWire, v: int, out: list[Any] | None) -> None:
+        msg, session, rid, service = envelope.message, self.session, self.race_id, wire.service
         if self.lines is not None:  # older lines go before the race's news, never after
             self.lines.flush()
-        wire = wire_of(session)
-        viewsets = msg.get("views")
-        if isinstance(viewsets, dict) and viewsets.get("", {}).get("phase") not in (None, "lobby"):
+        shared = msg.get("view")
+        if not isinstance(shared, dict):  # an event of an instance from before ``view``: one per audience
+            viewsets = msg.get("views")
+            shared = viewsets.get("") if isinstance(viewsets, dict) else None
+        if isinstance(shared, dict) and shared.get("phase") not in (None, "lobby"):
             wire.started.add(rid)
         if msg.get("ended_at") is not None:
             wire.over.add(rid)
@@ -135,57 +110,55 @@ class RaceFollower:
         service.forget(rid, msg.get("rev"))
         service.timers.arm(rid, msg.get("check_at"), msg.get("ended_at"))
         if msg.get("ended_at") is not None:
-            service.complete_later(rid)
-        if isinstance(viewsets, dict):
-            view = viewsets.get(session.player or "") if self.role == "racer" else viewsets.get("")
+            service.ending.later(rid)
+        if isinstance(shared, dict):
+            player = session.player if self.role != "watcher" else None
+            view = race_views.as_racer(shared, player) if player else shared
             if view is not None:
-                session.send({"t": "race", **view})
-        if self.role == "watcher" and msg.get("ended_at") is None:  # e.g. the slowest racer stopped
-            _shown_again(session, rid, envelope)
+                self._emit(out, {"t": "race", **view}, v)
+        if out is not None and msg.get("ended_at") is None:  # e.g. the slowest racer stopped
+            out.extend(encode(again, session.codec) for again in shown_again(rid, envelope, v))
 
     def resume(self, name: str) -> None:
-        """Race events may have been missed (a pub/sub reconnect): send the race as it is now."""
-        if not self.session.closing:
-            wire_of(self.session).service.tasks.spawn(_resend(self.session, self.race_id, self.role))
+        """Race events may have been missed (a pub/sub reconnect): a racer gets the race as it is now; a
+        watcher's stream is caught up by its snapshot (the follow machine's fill)."""
+        session = self.session
+        if session.closing:
+            return
+        if self.lines is None:
+            wire_of(session).numbers.missed(self.race_id)
+            session.run(session.machine.missed(self.race_id))
+        else:
+            wire_of(session).service.tasks.spawn(_resend(session, self.race_id))
 
 
-def _shown_again(session: Session, race_id: str, event: Envelope) -> None:
-    """The event's ``boards`` to a watcher again, whole: every racer playing has drawn as far (11.4)."""
-    for board in event.message.get("boards") or ():
-        session.send({"t": "race_board", "race": race_id, "board": board, "diff": None})
-
-
-async def _resend(session: Session, race_id: str, role: str) -> None:
+async def _resend(session: Session, race_id: str) -> None:
     async def send() -> None:
         if not session.closing:
-            await send_race(session, race_id, watcher=role == "watcher")
+            await send_race(session, race_id)
 
     # a ProtocolError: the race is gone; Redis away right after the reconnect: tried again
     await retrying(send, RESEND_RETRY_S, (ProtocolError,), f"resending race {race_id}")
 
 
-async def send_race(session: Session, race_id: str, watcher: bool = False, ref: str = "race") -> Race:
-    """The race as it is now: ``race`` (a racer's view), or ``race_watch`` with every board (a watcher)."""
+async def send_race(session: Session, race_id: str, ref: str = "race") -> Race:
+    """The race as it is now, as its racer (or a player who left it) sees it: ``race``. A watcher's race is
+    its stream's snapshot (``race_stream.py``)."""
     service = wire_of(session).service
     found = await service.load_with_seats(race_id)
     if found is None:
         raise ProtocolError("race_not_found", f"no race {race_id!r}", ref=ref, race=race_id)
     race, seats = found
-    watchers = await service.presence.watchers(race_id)
-    send_view(session, race, seats, watchers, watcher)
+    send_view(session, race, seats, await service.presence.watchers(race_id))
     return race
 
 
-def send_view(session: Session, race: Race, seats: Seats, watchers: int, watcher: bool) -> None:
+def send_view(session: Session, race: Race, seats: Seats, watchers: int) -> None:
     now = session_now(session)
-    follower = wire_of(session).followers.get((id(session), race.id))
+    follower = wire_of(session).follower(session, race.id)
     if isinstance(follower, RaceFollower) and follower.lines is not None:
         follower.lines.flush()  # lines of earlier events go first, as they came
-    if watcher:
-        view = race_views.race_view(race, None, now, watchers, seats)
-        session.send({"t": "race_watch", **view, "boards": race_views.boards(race, seats, now)})
-    else:
-        session.send({"t": "race", **race_views.race_view(race, session.player, now, watchers, seats)})
+    session.send({"t": "race", **race_views.race_view(race, session.player, now, watchers, seats)})
 
 
 def session_now(session: Session) -> int:
@@ -213,86 +186,68 @@ async def send_board(session: Session, service: RaceService, board: str) -> None
     session.send({"t": "board", "board": board, "total": total, "entries": entries})
 
 
-class Moved:
-    """A seat's move event as its followers on this instance get it: ``race_progress`` for all, ``race_board``
-    for watchers, each made when the first follower sends it (a racer's coalesced lines may never send it),
-    encoded and framed once."""
-
-    __slots__ = ("_board", "_progress", "event", "first", "now", "race_id")
-
-    def __init__(self, event: Envelope, race_id: str, now: int) -> None:
-        self.event = event
-        self.race_id = race_id
-        self.first = True
-        """Only while the event's first follower here handles it (what the instance does once)."""
-        self.now = now
-        self._progress: Envelope | None = None
-        self._board: Envelope | None = None
-
-    @property
-    def progress(self) -> Envelope:
-        if self._progress is None:
-            self._progress = Envelope.of(
-                self.event.channel,
-                {
-                    "t": "race_progress",
-                    "race": self.race_id,
-                    "racer": self.event.message["progress"],
-                    "now": self.now,
-                },
-            )
-        return self._progress
-
-    @property
-    def board(self) -> Envelope:
-        if self._board is None:
-            msg = self.event.message
-            self._board = Envelope.of(
-                self.event.channel,
-                {"t": "race_board", "race": self.race_id, "board": msg["board"], "diff": msg["diff"]},
-            )
-        return self._board
+Follower = RaceFollower | BoardFollower
 
 
 class RaceWire:
-    """The extension's state in ``ctx.extras['races']``: the service and every local follower."""
+    """The extension's state on the context (``ctx.get(RaceWire)``): the service and every local follower,
+    kept by connection until it ends (``closed``, its close hook)."""
 
     def __init__(self, ctx: Context, service: RaceService) -> None:
         self.ctx = ctx
         self.service = service
-        self.followers: dict[tuple[int, str], RaceFollower | BoardFollower] = {}
-        self.joined: dict[int, tuple[str, set[str]]] = {}
+        self.followers: dict[Session, dict[str, Follower]] = {}
+        """Connection → what it follows: race id → ``RaceFollower``, ``lb:<board>`` → ``BoardFollower``."""
+        self.joined: dict[Session, tuple[str, set[str]]] = {}
         """Connection → (its player, the races it followed as a racer and did not leave). A page that only
         looks elsewhere (``unwatch``) is still there; a closed connection is not."""
         self.racers_here: Counter[tuple[str, str]] = Counter()
         """(race id, player) → connections on this instance that joined that race as that racer."""
-        self.sweeper: asyncio.Task[None] | None = None
+        self.refresher: asyncio.Task[None] | None = None
+        """``refresh_forever``, started and ended with the extension (``extension.py``)."""
+        self.shut = False
+        """The extension has shut down: a connection that ends after it is only forgotten here (its watcher
+        share and presence stamp expire; no task is started for it)."""
         self.started: set[str] = set()
         """Races followed here whose events showed them out of the lobby: their racers' presence, which only
         a lobby needs (``lobby.py``), is no longer re-stamped, nor their lobby checked."""
         self.over: set[str] = set()
         """Races followed here whose events showed them ended: their watcher counts are refreshed no more."""
+        self.numbers = EventNumbers()
+        """The events of the races followed here, numbered (a watcher's stream's versions)."""
         self._moved: Moved | None = None
         """The last move event delivered here, as its followers get it (the hub hands one event to all of
         a channel's followers in turn)."""
 
-    def moved(self, event: Envelope, race_id: str) -> Moved:
+    def moved(self, event: Envelope, race_id: str, v: int) -> Moved:
         moved = self._moved
         if moved is None or moved.event is not event or moved.race_id != race_id:
-            moved = self._moved = Moved(event, race_id, self.service.clock())
+            moved = self._moved = Moved(event, race_id, self.service.clock(), v)
         else:
             moved.first = False
         return moved
 
+    def follower(self, session: Session, name: str) -> Follower | None:
+        """What ``session`` follows under ``name`` (a race id, or ``lb:<board>``), if anything."""
+        mine = self.followers.get(session)
+        return mine.get(name) if mine is not None else None
+
     async def follow(self, session: Session, race_id: str, role: str, ref: str) -> RaceFollower:
-        key = (id(session), race_id)
-        old = self.followers.get(key)
+        old = self.follower(session, race_id)
         if isinstance(old, RaceFollower) and old.role == role:
             return old
         if old is not None:
-            await self.drop(key)
+            await self.drop(session, race_id)
         follower = RaceFollower(session, race_id, role)
-        await self._add(key, follower, race_channel(race_id), ref=ref)
+        placeholder = None
+        if follower.lines is None:  # a watcher's stream: its events wait from the subscription on
+            source = RaceStream(self.service, self.numbers, race_id, session.player)
+            placeholder = session.opening(race_id, role, source)
+        try:
+            await self._add(session, race_id, follower, race_channel(race_id), ref=ref)
+        except BaseException:
+            session.abandon(race_id, placeholder)
+            raise
         if role == "watcher":
             await self.service.presence.add_watcher(race_id, 1)
         elif session.player is not None:
@@ -301,7 +256,7 @@ class RaceWire:
 
     async def _arrive(self, session: Session, race_id: str) -> None:
         assert session.player is not None
-        player, races = self.joined.setdefault(id(session), (session.player, set()))
+        player, races = self.joined.setdefault(session, (session.player, set()))
         if race_id in races:
             return
         races.add(race_id)
@@ -309,16 +264,16 @@ class RaceWire:
         if self.racers_here[(race_id, player)] == 1:
             await self.service.presence.here(race_id, player, True)
 
-    async def depart(self, session_id: int, race_id: str, gone: bool) -> None:
-        """Connection ``session_id`` no longer joins ``race_id`` (``gone``: it closed, rather than leaving the
-        race on purpose). The player's last connection on this instance: their presence stamp goes, and if
-        they closed the page, they leave the lobby unless a connection comes back within the grace."""
-        player, races = self.joined.get(session_id, ("", set()))
+    async def depart(self, session: Session, race_id: str, gone: bool) -> None:
+        """``session`` no longer joins ``race_id`` (``gone``: it closed, rather than leaving the race on
+        purpose). The player's last connection on this instance: their presence stamp goes, and if they
+        closed the page, they leave the lobby unless a connection comes back within the grace."""
+        player, races = self.joined.get(session, ("", set()))
         if race_id not in races:
             return
         races.discard(race_id)
         if not races:
-            del self.joined[session_id]
+            del self.joined[session]
         here = (race_id, player)
         self.racers_here[here] -= 1
         if self.racers_here[here] > 0:
@@ -329,72 +284,107 @@ class RaceWire:
             self.service.lobbies.leave_later(race_id, player)
 
     async def follow_board(self, session: Session, board: str) -> None:
-        key = (id(session), "lb:" + board)
-        if key not in self.followers:
+        name = "lb:" + board
+        if self.follower(session, name) is None:
             follower = BoardFollower(session, board, self.service)
-            await self._add(key, follower, lb.channel(board), ref="board_watch")
+            await self._add(session, name, follower, lb.channel(board), ref="board_watch")
 
-    async def _add(
-        self, key: tuple[int, str], follower: RaceFollower | BoardFollower, name: str, ref: str
-    ) -> None:
+    async def _add(self, session: Session, name: str, follower: Follower, channel: str, ref: str) -> None:
         """Within the connection's ``max_open_games`` (races and boards together), keep ``follower`` and
-        subscribe it to channel ``name``; a failed subscription forgets it, so that a retry starts afresh."""
-        if sum(1 for k in self.followers if k[0] == key[0]) >= self.ctx.settings.max_open_games:
+        subscribe it to ``channel``; a failed subscription forgets it, so that a retry starts afresh. The
+        connection's end drops it (``closed``)."""
+        mine = self.followers.get(session, {})
+        if len(mine) >= self.ctx.settings.max_open_games:
             raise ProtocolError("too_many_games", "this connection follows too many races and boards", ref)
-        self.followers[key] = follower
+        session.on_close(self.closed)  # first, so that nothing is kept for a connection that has ended
+        mine[name] = follower
+        self.followers[session] = mine
         try:
-            await self.ctx.hub.subscribe(name, follower)
+            await self.ctx.hub.subscribe(channel, follower)
         except BaseException:
-            if self.followers.get(key) is follower:
-                del self.followers[key]
+            if mine.get(name) is follower:
+                self._forget(session, name)
             raise
 
-    async def drop(self, key: tuple[int, str]) -> None:
-        follower = self.followers.pop(key, None)
+    def _forget(self, session: Session, name: str) -> Follower | None:
+        mine = self.followers.get(session)
+        follower = mine.pop(name, None) if mine is not None else None
+        if mine is not None and not mine:
+            del self.followers[session]
+        return follower
+
+    async def drop(self, session: Session, name: str) -> None:
+        """``session`` stops following ``name`` (a race id, or ``lb:<board>``); nothing when it does not."""
+        follower = self._forget(session, name)
         if isinstance(follower, RaceFollower):
             if follower.lines is not None:
                 follower.lines.close()
+            else:
+                session.run(session.machine.unfollowed(follower.race_id))
             await self.ctx.hub.unsubscribe(race_channel(follower.race_id), follower)
             if follower.role == "watcher":
                 await self.service.presence.add_watcher(follower.race_id, -1)
         elif isinstance(follower, BoardFollower):
             await self.ctx.hub.unsubscribe(lb.channel(follower.board), follower)
 
-    async def sweep(self) -> None:
-        """Connections that went away stop following (and stop counting as watchers); every
-        ``watcher_refresh_s`` the watcher counts and presence stamps of the races followed here are
-        refreshed, and lobby racers gone from every instance leave."""
-        clock = self.ctx.clock  # the app's: a test moves it on (``races.timers.pause``)
+    async def closed(self, session: Session) -> None:
+        """The close hook of every connection that followed a race or a board: its followers go (and stop
+        counting as watchers) and it leaves the races it joined (``depart``, ``gone``), at once. Each step
+        is tried on its own (Redis away: the watcher shares and presence stamps expire)."""
+        if self.shut:
+            self.followers.pop(session, None)
+            self.joined.pop(session, None)
+            return
+        for name in list(self.followers.get(session, {})):
+            with contextlib.suppress(Exception):
+                await self.drop(session, name)
+        self.followers.pop(session, None)
+        for race_id in list(self.joined.get(session, ("", set()))[1]):
+            with contextlib.suppress(Exception):
+                await self.depart(session, race_id, gone=True)
+        self.joined.pop(session, None)
+
+    def followed_races(self) -> set[str]:
+        return {
+            f.race_id
+            for mine in self.followers.values()
+            for f in mine.values()
+            if isinstance(f, RaceFollower)
+        }
+
+    async def refresh_forever(self) -> None:
+        """From ``sweep_interval_s`` after start-up on, every ``watcher_refresh_s`` (the app's clock: a test
+        moves it on): ``refresh``; Redis away is logged, and the next round tries again. It waits in short
+        steps of ``sweep_interval_s``: a test's clock counts the long timers (a lobby's grace)."""
+        clock = self.ctx.clock
         now = monotonic(clock)
         refresh_at = now()
         while True:
             await pause(clock, self.service.settings.sweep_interval_s)
-            live = {id(s) for s in self.ctx.sessions}
-            for key in [k for k, f in self.followers.items() if k[0] not in live or f.session.closing]:
-                with contextlib.suppress(Exception):
-                    await self.drop(key)
-            closing = {id(s) for s in self.ctx.sessions if s.closing}
-            for session_id in [s for s in self.joined if s not in live or s in closing]:
-                for race_id in list(self.joined.get(session_id, ("", set()))[1]):
-                    with contextlib.suppress(Exception):
-                        await self.depart(session_id, race_id, gone=True)
-            if now() >= refresh_at:
-                refresh_at = now() + self.service.settings.watcher_refresh_s
-                races = {f.race_id for f in self.followers.values() if isinstance(f, RaceFollower)}
-                known = races | {race_id for race_id, _ in self.racers_here}
-                self.started &= known
-                self.over &= known
-                try:
-                    # a connection keeps every race it joined: only the lobbies and live races cost a round
-                    await self.service.presence.refresh_watchers(races - self.over)
-                    await self.service.presence.restamp_here(
-                        {here for here in self.racers_here if here[0] not in self.started}
-                    )
-                    await self.service.lobbies.check(races - self.started)
-                except Exception:  # Redis away: the next round tries again
-                    log.warning("refreshing watcher counts and lobbies failed", exc_info=True)
+            if now() < refresh_at:
+                continue
+            refresh_at = now() + self.service.settings.watcher_refresh_s
+            try:
+                await self.refresh()
+            except Exception:  # Redis away: the next round tries again
+                log.warning("refreshing watcher counts and lobbies failed", exc_info=True)
+
+    async def refresh(self) -> None:
+        """Re-stamp the watcher counts and the lobby presence of the races followed here (their shares
+        expire), and have lobby racers gone from every instance leave."""
+        races = self.followed_races()
+        known = races | {race_id for race_id, _ in self.racers_here}
+        self.started &= known
+        self.over &= known
+        self.numbers.keep(races)
+        # a connection keeps every race it joined: only the lobbies and live races cost a round
+        await self.service.presence.refresh_watchers(races - self.over)
+        await self.service.presence.restamp_here(
+            {here for here in self.racers_here if here[0] not in self.started}
+        )
+        await self.service.lobbies.check(races - self.started)
 
 
 def wire_of(session: Session) -> RaceWire:
-    wire: RaceWire = session.ctx.extras["races"]
+    wire = session.ctx.get(RaceWire)
     return wire

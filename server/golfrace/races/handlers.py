@@ -9,16 +9,20 @@ import contextlib
 from dataclasses import replace
 from typing import Any
 
-from ..accounts.hello import account_of, still_signed_in
-from ..accounts.ranked import public_name
-from ..dispatch import handler
+from golfrace.live import streams
+from golfrace.live.dispatch import handler
+from golfrace.live.handlers import on_open
+from golfrace.live.moves import localize, on_act
+from golfrace.live.session import Session
+from golfrace.settings.races import DEFAULT_SETTINGS
+from golfrace.store import lookalike
+from golfrace.store.keys import seat_of
+from golfrace.store.public_names import public_name
+from golfrace.wire.protocol import ProtocolError
+
 from ..engine import GameCode, Rules, Variants
 from ..engine.errors import CodeError
-from ..handlers import on_open
-from ..keys import seat_of
-from ..moves import localize, on_act
-from ..protocol import ProtocolError
-from ..session import Session
+from ..engine.rules import DEFAULT_RULES
 from . import leaderboard as lb
 from . import race_views
 from .daily import parse_day
@@ -26,13 +30,24 @@ from .daily_race import daily_play, daily_status
 from .errors import RaceError
 from .followers import send_board, send_race, send_view, wire_of
 from .race import Race, RaceOptions
-from .settings import DEFAULT_SETTINGS
+from .service import RaceService
 
 
 def _player(session: Session) -> str:
     if session.player is None:
         raise ProtocolError("no_hello", "send hello first")
     return session.player
+
+
+def _is_account(session: Session) -> bool:
+    """Whether the connection is a signed-in account's (a ranked race seats accounts only, and only they are
+    dealt the day's deal: fair play 19.1, 19.2)."""
+    return session.account is not None
+
+
+def _net(session: Session) -> str:
+    """The connection's client network (``limits.network``), for the review of one race's seats."""
+    return "" if session.network == "unknown" else session.network
 
 
 def race_error(exc: RaceError, ref: Any) -> ProtocolError:
@@ -43,15 +58,27 @@ async def _name(session: Session, msg: dict[str, Any]) -> str:
     """The racer's name: the one sent, else the connection's (``hello``), else a signed-in account's public
     name (as its leaderboard entries show it), else none (clients show "Player <seat>")."""
     name = msg.get("name") or session.name
-    if not name and (account := account_of(session)) is not None:
+    if not name and (account := session.account) is not None:
         name = await public_name(session.ctx.redis, account)
-    return str(name or "")
+    name = str(name or "")
+    held = await lookalike.owner(session.ctx.redis, name) if name else None
+    if held is not None and held != session.player:  # fair play 19.6: not another account's username
+        raise ProtocolError(
+            "bad_option",
+            "this name is another player's username",
+            ref=msg.get("t"),
+            option="name",
+            reason="taken",
+        )
+    return name
 
 
 @handler("race_new")
 async def on_race_new(session: Session, msg: dict[str, Any]) -> None:
     player, wire = _player(session), wire_of(session)
-    await still_signed_in(session, "race_new")  # accounts: a signed-out session plays no more
+    await session.ctx.identity.still_signed_in(
+        session, "race_new"
+    )  # accounts: a signed-out session plays no more
     code = None
     if msg.get("code"):
         try:
@@ -59,6 +86,10 @@ async def on_race_new(session: Session, msg: dict[str, Any]) -> None:
         except CodeError as exc:
             raise ProtocolError("bad_code", str(exc), ref="race_new", part=exc.part) from None
     v = msg.get("variants", {})
+    account = _is_account(session)
+    ranked = msg.get("ranked")
+    if ranked and not account:  # fair play 19.2: a ranked race seats accounts only
+        raise ProtocolError("account_required", "a ranked race is for accounts: sign in", ref="race_new")
     options = RaceOptions(
         msg.get("undo", True), msg.get("limit", 0), msg.get("seats", DEFAULT_SETTINGS.max_racers)
     )
@@ -67,9 +98,11 @@ async def on_race_new(session: Session, msg: dict[str, Any]) -> None:
             player,
             await _name(session, msg),
             code,
-            Rules(msg.get("rules", "easy")),
-            Variants(v.get("strict", False), v.get("jokers", 0), v.get("empty_discard", False)),
+            Rules(msg.get("rules", DEFAULT_RULES)),
+            Variants.from_wire(v),
             options,
+            ranked=account if ranked is None else bool(ranked),
+            net=_net(session),
         )
     except RaceError as exc:
         raise race_error(exc, "race_new") from None
@@ -83,21 +116,30 @@ async def on_race_new(session: Session, msg: dict[str, Any]) -> None:
 @handler("race_join")
 async def on_race_join(session: Session, msg: dict[str, Any]) -> None:
     player, wire = _player(session), wire_of(session)
-    await still_signed_in(session, "race_join")  # accounts: a signed-out session plays no more
+    await session.ctx.identity.still_signed_in(
+        session, "race_join"
+    )  # accounts: a signed-out session plays no more
     race_id = msg["race"]
     try:
         if not await wire.service.storage.exists(race_id):
             raise RaceError("race_not_found", f"no race {race_id!r}", race=race_id)
         await wire.follow(session, race_id, "racer", ref="race_join")  # before the write: no event missed
-        joined = await wire.service.join(race_id, player, msg.get("name") or None, await _name(session, msg))
+        joined = await wire.service.join(
+            race_id,
+            player,
+            msg.get("name") or None,
+            await _name(session, msg),
+            account=_is_account(session),
+            net=_net(session),
+        )
     except RaceError as exc:
-        await wire.drop((id(session), race_id)) if (id(session), race_id) in wire.followers else None
+        await wire.drop(session, race_id)
         raise race_error(exc, "race_join") from None
     # the answer: the race as just written (or found, for a racer already seated as they are)
     watchers = joined.watchers
     if watchers is None:
         watchers = await wire.service.presence.watchers(race_id)
-    send_view(session, joined.after, joined.seats, watchers, watcher=False)
+    send_view(session, joined.after, joined.seats, watchers)
 
 
 async def _simple(session: Session, msg: dict[str, Any], what: str) -> None:
@@ -114,8 +156,8 @@ async def _simple(session: Session, msg: dict[str, Any], what: str) -> None:
     except RaceError as exc:
         raise race_error(exc, f"race_{what}") from None
     if what == "leave":
-        await wire.drop((id(session), msg["race"]))
-        await wire.depart(id(session), msg["race"], gone=False)
+        await wire.drop(session, msg["race"])
+        await wire.depart(session, msg["race"], gone=False)
         await send_race(session, msg["race"], ref="race_leave")  # no longer a follower: its own answer
 
 
@@ -161,7 +203,7 @@ async def on_race_act(session: Session, msg: dict[str, Any]) -> None:
 async def on_race_rematch(session: Session, msg: dict[str, Any]) -> None:
     player, wire = _player(session), wire_of(session)
     try:
-        nxt = await wire.service.rematch(msg["race"], player)
+        nxt = await wire.service.rematch(msg["race"], player, account=_is_account(session), net=_net(session))
     except RaceError as exc:
         raise race_error(exc, "race_rematch") from None
     await wire.follow(session, nxt.id, "racer", ref="race_rematch")
@@ -177,15 +219,30 @@ async def on_watch(session: Session, msg: dict[str, Any]) -> None:
     race = await wire.service.load(race_id)
     if race is None:
         raise ProtocolError("race_not_found", f"no race {ident!r}", ref="watch", race=ident)
+    role = "watcher"
     if race.racer(player) is not None and race.ended_at is None:  # once it is over: its replay
-        raise ProtocolError("own_race", "a racer cannot watch their own race", ref="watch", race=race_id)
-    await wire.follow(session, race_id, "watcher", ref="watch")
-    if not race.watched and race.ended_at is None:  # from now on its moves carry the watchers' boards
-        try:
-            await wire.service.update(race_id, _watched)
-        except RaceError as exc:
-            raise race_error(exc, "watch") from None
-    await send_race(session, race_id, watcher=True, ref="watch")  # read after subscribing: no event between
+        if not await _game_over(wire.service, race_id, player):
+            raise ProtocolError("own_race", "a racer cannot watch their own race", ref="watch", race=race_id)
+        role = "done"  # a racer whose game is over looks on: the others' boards, as any watcher sees them
+    await wire.follow(session, race_id, role, ref="watch")
+    try:
+        if not race.watched and race.ended_at is None:  # from now on its moves carry the watchers' boards
+            try:
+                await wire.service.update(race_id, _watched)
+            except RaceError as exc:
+                raise race_error(exc, "watch") from None
+        # its stream's snapshot, read after subscribing: the events from then on wait for it
+        await streams.opened(session, race_id)
+    except BaseException:
+        await wire.drop(session, race_id)
+        raise
+
+
+async def _game_over(service: RaceService, race_id: str, player: str) -> bool:
+    """Whether ``player``'s own game in the race is over (won, stuck, resigned, out), as settled now."""
+    found = await service.load_with_seats(race_id)
+    me = found[0].racer(player) if found else None
+    return me is not None and me.done
 
 
 def _watched(race: Race) -> Race:
@@ -194,7 +251,7 @@ def _watched(race: Race) -> Race:
 
 @handler("unwatch")
 async def on_unwatch(session: Session, msg: dict[str, Any]) -> None:
-    await wire_of(session).drop((id(session), msg["race"]))
+    await wire_of(session).drop(session, msg["race"])
 
 
 def _board_name(text: str, ref: str, now: int) -> str:
@@ -223,9 +280,7 @@ async def on_board_watch(session: Session, msg: dict[str, Any]) -> None:
 async def on_board_unwatch(session: Session, msg: dict[str, Any]) -> None:
     with contextlib.suppress(ProtocolError):
         wire = wire_of(session)
-        await wire.drop(
-            (id(session), "lb:" + _board_name(msg["board"], "board_unwatch", wire.service.clock()))
-        )
+        await wire.drop(session, "lb:" + _board_name(msg["board"], "board_unwatch", wire.service.clock()))
 
 
 @handler("daily")
@@ -240,9 +295,11 @@ async def on_daily(session: Session, msg: dict[str, Any]) -> None:
 @handler("daily_play")
 async def on_daily_play(session: Session, msg: dict[str, Any]) -> None:
     player, wire = _player(session), wire_of(session)
-    await still_signed_in(session, "daily_play")  # accounts: a signed-out session plays no more
+    await session.ctx.identity.still_signed_in(
+        session, "daily_play"
+    )  # accounts: a signed-out session plays no more
     try:
-        race = await daily_play(wire.service, player, await _name(session, msg))
+        race = await daily_play(wire.service, player, await _name(session, msg), _is_account(session))
     except RaceError as exc:
         raise race_error(exc, "daily_play") from None
     await wire.follow(session, race.id, "racer", ref="daily_play")

@@ -1,41 +1,57 @@
 """Leaderboards in Redis sorted sets, one entry per player (their best), ordered exactly by the race ranking.
 
-Composite key (lowest first), an integer below 2**53 so the double Redis stores is exact:
-
-    (350 - score) * 2**44  +  min(elapsed_ms, 2**28 - 1) * 2**16  +  min(moves, 2**16 - 1)
-
-Ties on all three fall back to the member's byte order: the member is
-``<finished_at ms, 13 digits>|<player>``, so the earlier finish ranks first.
+The sorted set's score is ``ranking.composite`` (the one ranking rule: score, a game played to its end
+before one stopped before it (resigned, abandoned, out of time) before one of no move, time, moves), an
+integer below 2**53 so the double Redis stores is exact. Ties on all of it fall back to the member's byte
+order: the member is ``<finished_at ms, 13 digits>|<player>``, so the earlier finish ranks first.
 Keys of board ``B`` (one Cluster slot per board):
 ``lb:{B}:z`` (sorted set), ``lb:{B}:p`` (player → member), ``lb:{B}:e`` (member → entry JSON).
-Boards: ``code:<canonical code>`` (``N`` and ``E`` spellings share one), ``daily:<yyyy-mm-dd>``; a player's
+Boards: ``code:<canonical code>`` (``N`` and ``E`` spellings share one), ``daily:<yyyy-mm-dd>``, the nine-deal
+course's ``course:<canonical course code>`` and ``course-day:<yyyy-mm-dd>`` (the weekend's daily course; both
+filled by ``golfrace.course``, its entries ranked by ``ranking.course_key``); a player's
 personal bests are the board ``pb:<player>`` whose "players" are canonical codes, kept to the player's best
 ``bests_max`` codes (a code and daily board keeps everyone, so every player has a rank).
 
 Fair play: a ranked result whose timing no human can produce (``replay.review_reason``) goes on no board; it
 is kept in ``lb:{B}:review`` (player → entry JSON with its reason, same TTL) for a person to look at. A daily
-attempt that ended after its day's end plus ``daily_grace_s`` goes on no daily board.
+attempt that ended after its day's end plus ``daily_grace_s`` goes on no daily board. A ranked result that
+would enter a public board's first ``review_top`` places waits in ``lb:{B}:pending`` for its knowledge review
+(knowledge.py), on no board meanwhile; its verdict puts it on its boards or in the review list. A ranked
+race's result that carries fair-play flags (``draw_scout``, ``same_network``) is listed there too, as
+``flagged``, for a person, and stays on its board.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
-import redis.asyncio as aioredis
+from golfrace.store import public_names as ranked
+from golfrace.store import race_keys
+from golfrace.store.games import RedisClient
+from golfrace.wire.protocol import pack
 
-from ..accounts import ranked
 from ..engine import GameCode
-from ..engine.deal import TABLEAU
-from ..engine.game import POINTS_PER_CARD
-from ..protocol import pack
+from ..engine.course import CourseCode
+from . import knowledge
+from .ranking import ELAPSED_BITS, MAX_SCORE, MOVES_BITS, SCORE_SHIFT, composite
 from .replay import DEFAULT_CHECKS, Checks, GameRecord, counts_for_day, review_reason, verify
 
-MAX_SCORE = TABLEAU * POINTS_PER_CARD
-ELAPSED_BITS = 28
-MOVES_BITS = 16
+__all__ = [
+    "ELAPSED_BITS",
+    "MAX_SCORE",
+    "MOVES_BITS",
+    "SCORE_SHIFT",
+    "Entry",
+    "Leaderboards",
+    "Ranked",
+    "composite",
+]
 FINISH_DIGITS = 13
+FLAGGED = "flagged"
+"""``review`` of a review-list entry that only carries a ranked race's fair-play flags
+(``flag_for_review``)."""
 
 KEEP_BEST = """
 local ttl = tonumber(ARGV[5])
@@ -69,14 +85,6 @@ return kept
 """
 
 
-def composite(score: int, elapsed_ms: int, moves: int) -> int:
-    if not 0 <= score <= MAX_SCORE:
-        raise ValueError(f"score {score} outside 0..{MAX_SCORE}")
-    elapsed = min(max(0, elapsed_ms), 2**ELAPSED_BITS - 1)
-    moves = min(max(0, moves), 2**MOVES_BITS - 1)
-    return int(((MAX_SCORE - score) << (ELAPSED_BITS + MOVES_BITS)) | (elapsed << MOVES_BITS) | moves)
-
-
 def member(finished_at: int, owner: str) -> str:
     return f"{finished_at:0{FINISH_DIGITS}d}|{owner}"
 
@@ -90,13 +98,34 @@ def daily_board(day: str) -> str:
     return f"daily:{day}"
 
 
-def bests_board(player: str) -> str:
-    return f"pb:{player}"
+def course_board(code: str | CourseCode) -> str:
+    parsed = CourseCode.parse(code) if isinstance(code, str) else code
+    return f"course:{parsed}"
+
+
+def daily_course_board(day: str) -> str:
+    return f"course-day:{day}"
+
+
+bests_board = race_keys.bests_board
 
 
 def channel(board: str) -> str:
     """Pub/sub channel announcing a board change (payload: msgpack ``{"board": name}``)."""
-    return f"lb:{{{board}}}:ch"
+    return race_keys.board_part(board, "ch")
+
+
+class Ranked(Protocol):
+    """What a board keeps: a dataclass (stored as its JSON) with its finish time and its sorted-set key
+    (``Entry``; a course's entry, ``course/``)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+    @property
+    def finished_at(self) -> int: ...
+
+    @property
+    def key(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,17 +138,46 @@ class Entry:
     finished_at: int
     game: str
     code: str | None = None  # only in personal bests
+    username: str = ""
+    """The account's username, shown apart from ``name`` (its display name) so that no name passes for
+    another account (fair play 19.6); empty in personal bests and for a deleted account."""
+    stopped: bool = False
+    """The game was stopped before its own end (resigned, abandoned, out of time): scored as stuck, it ranks
+    below a game of the same score played to its end (``ranking``, fair play 19.8)."""
+
+    @classmethod
+    def of(cls, record: GameRecord) -> Entry:
+        """A ranked record's entry, its numbers from the server's own replay (``verify``)."""
+        v = verify(record)
+        return cls(
+            record.player,
+            record.name,
+            v.score,
+            record.elapsed,
+            v.moves,
+            record.finished_at,
+            record.game,
+            stopped=record.stopped,
+        )
 
     @property
     def key(self) -> int:
-        return composite(self.score, self.elapsed, self.moves)
+        return composite(self.score, self.elapsed, self.moves, self.stopped)
 
 
 class Leaderboards:
     def __init__(
-        self, redis: aioredis.Redis, ttl_s: int = 0, bests_max: int = 0, checks: Checks = DEFAULT_CHECKS
+        self,
+        redis: RedisClient,
+        ttl_s: int = 0,
+        bests_max: int = 0,
+        checks: Checks = DEFAULT_CHECKS,
+        review_top: int = 0,
     ) -> None:
         self.redis = redis
+        self.review_top = review_top
+        """A result that would enter a public board's first this many places waits for its knowledge review
+        (0: none does)."""
         self.checks = checks
         self.ttl_s = ttl_s
         self.bests_max = bests_max
@@ -128,10 +186,9 @@ class Leaderboards:
 
     @staticmethod
     def _keys(board: str) -> list[str]:
-        base = f"lb:{{{board}}}"
-        return [base + ":z", base + ":p", base + ":e"]
+        return race_keys.board_keys(board)
 
-    async def submit(self, board: str, owner: str, entry: Entry, cap: int = 0) -> bool:
+    async def submit(self, board: str, owner: str, entry: Ranked, cap: int = 0) -> bool:
         """Keep ``entry`` as ``owner``'s entry on ``board`` if it beats their current one, and at most ``cap``
         entries (the worst go; 0: all). True if kept."""
         args: list[str | int] = [
@@ -153,42 +210,136 @@ class Leaderboards:
         marked for review (``review_reason``) changes none either (it is kept in the board's review hash)."""
         if not record.ranked:
             return []
-        v = verify(record)
+        entry = Entry.of(record)
         code = str(GameCode.parse(record.code))
-        entry = Entry(
-            record.player, record.name, v.score, record.elapsed, v.moves, record.finished_at, record.game
-        )
         changed = []
         board = daily_board(record.daily) if record.daily else code_board(code)
         reason = review_reason(record, self.checks)  # fair play: no human plays this fast
         if reason is not None:
-            await self._hold_for_review(board, record.player, entry, reason)
+            await self.hold_for_review(board, record.player, entry, reason)
             return []
-        shown = await ranked.public_name(self.redis, record.player)  # accounts only on public boards
-        if shown is not None and counts_for_day(record, self.checks):  # fair play: not after the grace
+        names = await ranked.public_names(self.redis, record.player)  # accounts only on public boards
+        shown = names[0] if names is not None else None
+        public = shown is not None and counts_for_day(record, self.checks)  # fair play: not after the grace
+        reviewed = (
+            self.review_top > 0 and len(record.log) >= self.checks.min_moves
+        )  # a short game says little
+        if public and reviewed:  # fair play: the knowledge review, for a place near the top
+            stored = await knowledge.verdict(self.redis, record.game)
+            if stored == knowledge.KNOWLEDGE:
+                await self.hold_for_review(board, record.player, entry, knowledge.KNOWLEDGE)
+                return []
+            if stored != knowledge.CLEAR and await self.would_rank(
+                board, record.player, entry, self.review_top
+            ):
+                await self._pend(board, record.player, entry)
+                return []
+        if public:
             await ranked.note_board(self.redis, record.player, board)
-            if await self.submit(board, record.player, replace(entry, name=shown)):
+            username = names[1] if names is not None else ""  # fair play 19.6: marked apart on the board
+            if await self.submit(
+                board, record.player, replace(entry, name=shown or entry.name, username=username)
+            ):
                 changed.append(board)
-        best = Entry(**{**asdict(entry), "code": code})
+        best = Entry(**{**asdict(entry), "code": code, "username": ""})
         if await self.submit(bests_board(record.player), code, best, self.bests_max):
             changed.append(bests_board(record.player))
         return changed
 
-    async def _hold_for_review(self, board: str, owner: str, entry: Entry, reason: str) -> None:
-        key = f"lb:{{{board}}}:review"
+    async def would_rank(self, board: str, owner: str, entry: Ranked, top: int) -> bool:
+        """Whether ``entry`` would be among ``board``'s first ``top``, and better than ``owner``'s entry."""
+        z, p, _e = self._keys(board)
+        mine = await self.redis.hget(p, owner)
+        if mine is not None:
+            current = await self.redis.zscore(z, mine)
+            if current is not None and current <= entry.key:
+                return False
+        return int(await self.redis.zcount(z, "-inf", f"({entry.key}")) < top
+
+    async def _pend(self, board: str, owner: str, entry: Entry) -> None:
+        await self.pend(board, owner, entry)
+        ttl = self.ttl_s or 30 * 86_400
+        await self.redis.set(knowledge.verdict_key(entry.game), knowledge.PENDING, ex=ttl, nx=True)
+
+    async def pend(self, board: str, owner: str, entry: Any, **extra: Any) -> None:
+        """Keep ``owner``'s ``entry`` (a dataclass) off ``board`` while its knowledge review runs."""
+        key = race_keys.board_part(board, "pending")
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(key, owner, json.dumps({**asdict(entry), "review": reason}))
+            pipe.hset(key, owner, knowledge.pending_entry({**asdict(entry), **extra}))
+            pipe.expire(key, self.ttl_s or 30 * 86_400)
+            await pipe.execute()
+
+    async def unpend(self, board: str, owner: str) -> None:
+        """``owner``'s result on ``board`` no longer waits for its review (it was judged)."""
+        await self.redis.hdel(race_keys.board_part(board, "pending"), owner)
+
+    async def pending(self, board: str) -> dict[str, dict[str, Any]]:
+        """The results of ``board`` waiting for their knowledge review: player → entry (review: pending)."""
+        raw = await self.redis.hgetall(race_keys.board_part(board, "pending"))
+        return {(k.decode() if isinstance(k, bytes) else str(k)): json.loads(v) for k, v in dict(raw).items()}
+
+    async def pending_of(self, board: str, owner: str) -> dict[str, Any] | None:
+        """``owner``'s result on ``board`` waiting for its knowledge review, or None."""
+        raw = await self.redis.hget(race_keys.board_part(board, "pending"), owner)
+        return None if raw is None else dict(json.loads(raw))
+
+    async def settle_pending(self, record: GameRecord, value: str) -> list[str]:
+        """After the knowledge review of ``record`` (its verdict ``value`` already stored): off the pending
+        list, then onto its boards (``clear``) or into the review list (``knowledge``)."""
+        board = daily_board(record.daily) if record.daily else code_board(GameCode.parse(record.code))
+        key = race_keys.board_part(board, "pending")
+        raw = await self.redis.hget(key, record.player)
+        if raw is not None and json.loads(raw).get("game") == record.game:
+            await self.redis.hdel(key, record.player)
+        if value == knowledge.KNOWLEDGE:
+            await self.hold_for_review(board, record.player, Entry.of(record), knowledge.KNOWLEDGE)
+            return []
+        return await self.submit_record(record)
+
+    async def review_of(self, record: GameRecord) -> str | None:
+        """What a ranked result's ``review`` says: ``too_fast``, ``pending``, ``knowledge`` or None."""
+        if not record.ranked:
+            return None
+        return review_reason(record, self.checks) or knowledge.shown_review(
+            await knowledge.verdict(self.redis, record.game)
+        )
+
+    async def flag_for_review(self, record: GameRecord, flags: list[str]) -> None:
+        """A ranked race's result that carries fair-play flags (``fair_play.flags``: ``draw_scout``,
+        ``same_network``) goes to the review list too, for a person: ``review: "flagged"`` with its
+        ``flags``. It stays where it is (a flag is a question, not a verdict), and a held result of the same
+        player on that board (``too_fast``, ``knowledge``) is never replaced by a flag."""
+        if not record.ranked or not flags:
+            return
+        entry = Entry.of(record)
+        board = daily_board(record.daily) if record.daily else code_board(GameCode.parse(record.code))
+        key = race_keys.board_part(board, "review")
+        held = await self.redis.hget(key, record.player)
+        if held is not None and json.loads(held).get("review") != FLAGGED:
+            return
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, record.player, json.dumps({**asdict(entry), "review": FLAGGED, "flags": flags}))
+            pipe.expire(key, self.ttl_s or 30 * 86_400)
+            await pipe.execute()
+
+    async def hold_for_review(self, board: str, owner: str, entry: Any, reason: str, **extra: Any) -> None:
+        """Keep ``owner``'s ``entry`` (a dataclass) off ``board``, in its review list with ``reason``."""
+        key = race_keys.board_part(board, "review")
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, owner, json.dumps({**asdict(entry), "review": reason, **extra}))
             pipe.expire(key, self.ttl_s or 30 * 86_400)
             await pipe.execute()
 
     async def held_for_review(self, board: str) -> dict[str, dict[str, Any]]:
         """The results of ``board`` kept off it for review: player → entry (with ``review``, the reason)."""
-        raw = await self.redis.hgetall(f"lb:{{{board}}}:review")
+        raw = await self.redis.hgetall(race_keys.board_part(board, "review"))
         return {(k.decode() if isinstance(k, bytes) else str(k)): json.loads(v) for k, v in dict(raw).items()}
 
     async def page(self, board: str, offset: int, limit: int) -> tuple[int, list[dict[str, Any]]]:
         z, _p, e = self._keys(board)
-        async with self.redis.pipeline(transaction=True) as pipe:
+        # no MULTI for reads: Redis refuses commands queued in a transaction while it is over maxmemory,
+        # and the boards must still be read then (a page's count and rows may be a moment apart)
+        async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zcard(z)
             pipe.zrange(z, offset, offset + limit - 1)
             total, members = await pipe.execute()
@@ -201,12 +352,16 @@ class Leaderboards:
                 out.append({"rank": offset + i + 1, **json.loads(blob)})
         return int(total), out
 
+    async def total(self, board: str) -> int:
+        """How many entries ``board`` holds."""
+        return int(await self.redis.zcard(self._keys(board)[0]))
+
     async def rank_of(self, board: str, owner: str) -> dict[str, Any] | None:
         z, p, e = self._keys(board)
         mem = await self.redis.hget(p, owner)
         if mem is None:
             return None
-        async with self.redis.pipeline(transaction=True) as pipe:
+        async with self.redis.pipeline(transaction=False) as pipe:  # a read: no MULTI (page, above)
             pipe.zrank(z, mem)
             pipe.hget(e, mem)
             rank, blob = await pipe.execute()

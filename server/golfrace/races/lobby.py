@@ -1,6 +1,9 @@
 """Racers who are gone from a lobby leave it: the last connection of a racer that closed (after
 ``lobby_grace_s``, unless one comes back on any instance), or a racer whose instance died with their
-connections (seen by any instance following the lobby: no fresh presence stamp for ``lobby_grace_s``)."""
+connections (seen by any instance following the lobby: its last presence stamp is
+``Presence.silent_ms`` old, so it leaves within ``lobby_grace_s`` of the death).
+A quick race (``Race.pool``) has no lobby: there a racer whose last connection closed resigns after the
+same grace."""
 
 from __future__ import annotations
 
@@ -38,9 +41,20 @@ class Lobbies:
             log.warning("taking an absent racer out of lobby %s failed", race_id, exc_info=True)
 
     async def _leave_lobby(self, race_id: str, player: str) -> None:
+        now = self.service.clock()
+
         def gone(race: Race) -> Race:
             in_lobby = race.starts_at is None and race.ended_at is None
-            return race.leave(player) if in_lobby and race.racer(player) is not None else race
+            racer = race.racer(player)
+            if (
+                race.pool
+                and race.starts_at is not None
+                and race.ended_at is None
+                and racer
+                and not racer.done
+            ):
+                return race.resign(player, now)  # a quick race: a closed tab resigns
+            return race.leave(player) if in_lobby and racer is not None else race
 
         await self.service.update(race_id, gone)
 

@@ -17,11 +17,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..accounts.callers import request_player
+from golfrace.http.callers import caller
+from golfrace.wire.ids import ID_LEN
+
 from ..engine.i18n import DEFAULT_LOCALE, LOCALES, catalog, plural_category
-from ..protocol import ID_LEN
 from . import live, preview
 from .daily import day_of
+from .followers import RaceWire
 from .race import Race
 
 ICON_SIZES = (192, 512)
@@ -31,7 +33,7 @@ ID_TEXT = re.compile(rf"[A-Za-z0-9_-]{{1,{ID_LEN}}}")
 
 
 def _service(request: Request) -> Any:
-    return request.app.state.ctx.extras["races"].service
+    return request.app.state.ctx.get(RaceWire).service
 
 
 def _lang(request: Request) -> str:
@@ -46,13 +48,30 @@ def _text(lang: str, key: str, **params: Any) -> str:
     return str(value).format(**params)
 
 
-def describe_race(race: Race | None, lang: str, now: int) -> tuple[str, str]:
-    """The preview's title and description: how many race, and where the race is; never its code."""
+def describe_race(race: Race | None, lang: str, now: int, watch: bool = False) -> tuple[str, str]:
+    """The preview's title and description: how many race, and where the race is; never its code. A lobby's
+    link asks to join; a race on (or any ``/watch/`` link) to watch it; a finished race shows results."""
     if race is None:
         return _text(lang, "title"), _text(lang, "description")
-    phase = str(catalog(lang)["ui"]["phase"][race.phase(now).value])
-    key = "daily_title" if race.daily else "race_title"
-    return _text(lang, key), _text(lang, "race_description", n=len(race.racers), phase=phase)
+    phase = race.phase(now).value
+    if race.daily:
+        key = "daily_title"
+    elif phase == "finished":
+        key = "results_title"
+    elif watch or phase != "lobby":
+        key = "watch_title"
+    else:
+        key = "race_title"
+    phase_text = str(catalog(lang)["ui"]["phase"][phase])
+    return _text(lang, key), _text(lang, "race_description", n=len(race.racers), phase=phase_text)
+
+
+def preview_line(race: Race, now: int) -> str:
+    """What the preview image says under the app's name (the 5×7 font has Latin capitals only)."""
+    if race.daily:
+        return "daily challenge"
+    phase = race.phase(now).value
+    return {"lobby": "join the race", "finished": "results"}.get(phase, "racing live")
 
 
 @cache
@@ -61,7 +80,7 @@ def _shell(path: Path, mtime: float) -> str:
 
 
 def shell_html(request: Request) -> str | None:
-    from ..app import static_dir
+    from golfrace.http.app import static_dir
 
     root = static_dir(request.app.state.settings)
     index = root / "index.html" if root is not None else None
@@ -71,8 +90,11 @@ def shell_html(request: Request) -> str | None:
 
 
 def with_tags(page: str, title: str, description: str, url: str, image: str, lang: str) -> str:
-    """``index.html`` with the preview's tags (the page itself is the same app)."""
+    """``index.html`` with the preview's tags (the page itself is the same app), in the preview's language
+    and direction (``<html lang dir>``: a Hebrew preview is right to left)."""
     e = html.escape
+    direction = "rtl" if catalog(lang).get("dir") == "rtl" else "ltr"
+    page = re.sub(r"<html[^>]*>", f'<html lang="{e(lang)}" dir="{direction}">', page, count=1)
     tags = "\n".join(
         [
             '<meta property="og:type" content="website">',
@@ -104,13 +126,16 @@ async def _race_or_none(request: Request, race_id: str) -> Race | None:
     return race
 
 
-async def _tagged_page(request: Request, race_id: str) -> Response:
+NOT_BUILT = "<!doctype html><title>Golf Race</title><p>The web client is not built."
+
+
+async def _tagged_page(request: Request, race_id: str, watch: bool = False) -> Response:
     page = shell_html(request)
     if page is None:
-        return HTMLResponse("<!doctype html><title>Golf Race</title><p>The web client is not built.")
+        return HTMLResponse(NOT_BUILT)
     service, lang = _service(request), _lang(request)
     race = await _race_or_none(request, race_id)
-    title, description = describe_race(race, lang, service.clock())
+    title, description = describe_race(race, lang, service.clock(), watch)
     base = str(request.base_url).rstrip("/")
     image = f"{base}/og/{race.id}.png" if race is not None else f"{base}/og/table.png"
     url = f"{base}{request.url.path}"
@@ -122,21 +147,34 @@ async def race_page(request: Request) -> Response:
 
 
 async def watch_page(request: Request) -> Response:
-    return await _tagged_page(request, request.path_params["id"][:ID_LEN])
+    return await _tagged_page(request, request.path_params["id"][:ID_LEN], watch=True)
+
+
+async def daily_page(request: Request) -> Response:
+    """``/daily``: the app on the daily challenge, with a preview of its own (the day's date, no code)."""
+    page = shell_html(request)
+    if page is None:
+        return HTMLResponse(NOT_BUILT)
+    lang, base = _lang(request), str(request.base_url).rstrip("/")
+    title = f"{_text(lang, 'daily_title')} · {day_of(_service(request).clock()).isoformat()}"
+    description = _text(lang, "daily_description")
+    return HTMLResponse(with_tags(page, title, description, f"{base}/daily", f"{base}/og/daily.png", lang))
 
 
 async def preview_endpoint(request: Request) -> Response:
     """``/og/<race id>.png``: the table's backs and a bar per racer; ``/og/table.png``: the table alone."""
     name = request.path_params["name"][:ID_LEN]
-    racers = None
-    if name != "table":
-        found = await _service(request).load_with_seats(name) if ID_TEXT.fullmatch(name) else None
+    racers, line = None, {"table": "solitaire", "daily": "daily challenge"}.get(name)
+    if line is None:
+        service = _service(request)
+        found = await service.load_with_seats(name) if ID_TEXT.fullmatch(name) else None
         if found is None:
             return JSONResponse({"error": "race_not_found", "message": "no such race"}, 404)
         race, seats = found
         racers = [(seats[r.seat].game.removed if r.seat in seats else 0, r.status) for r in race.racers]
+        line = preview_line(race, service.clock())
     headers = {"Cache-Control": f"public, max-age={PREVIEW_MAX_AGE_S}"}
-    return Response(preview.table(racers), media_type="image/png", headers=headers)
+    return Response(preview.table(racers, line), media_type="image/png", headers=headers)
 
 
 @cache
@@ -156,17 +194,9 @@ async def icon_endpoint(request: Request) -> Response:
     return Response(_icon(size), media_type="image/png", headers={"Cache-Control": "public, max-age=86400"})
 
 
-async def _caller(request: Request) -> str | None:
-    """The token's player, or the session's account (``accounts.callers``)."""
-    auth = request.headers.get("authorization", "")
-    token = auth[7:].strip() if auth.lower().startswith("bearer ") else request.query_params.get("token")
-    player: str | None = request.app.state.ctx.tokens.verify(token) if token else None
-    return await request_player(request, player)
-
-
 async def stats_endpoint(request: Request) -> Response:
     """``GET /api/players/me/stats`` (``Authorization: Bearer <token>``): the caller's own games only."""
-    player = await _caller(request)
+    player = await caller(request)
     if player is None:
         return JSONResponse(
             {"error": "bad_token", "message": "send your token (Authorization: Bearer …)"}, status_code=401
@@ -177,11 +207,20 @@ async def stats_endpoint(request: Request) -> Response:
     return JSONResponse(await service.history.page(player, streak.current(today), streak.best))
 
 
+async def live_endpoint(request: Request) -> Response:
+    """``GET /api/races/live``: the races one may watch now (``live.py`` says what it shows)."""
+    service = _service(request)
+    now = service.clock()
+    races = await live.live_list(service, now, service.settings.live_list_max)
+    return JSONResponse({"races": races, "now": now})
+
+
 def routes() -> list[BaseRoute]:
     return [
-        *live.routes(),
+        Route("/api/races/live", live_endpoint),
         Route("/r/{race}", race_page),
         Route("/watch/{id}", watch_page),
+        Route("/daily", daily_page),
         Route("/og/{name}.png", preview_endpoint),
         Route("/icons/{size}.png", icon_endpoint),
         Route("/api/players/me/stats", stats_endpoint),

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import redis.asyncio as aioredis
+from golfrace.settings.races import RaceSettings
+from golfrace.store.games import RedisClient
+from golfrace.wire.protocol import pack
 
-from ..protocol import pack
-from .settings import RaceSettings
 from .storage import race_channel, race_key
 
 Clock = Callable[[], int]
@@ -44,6 +44,20 @@ def present(shares: Mapping[Any, bytes | str], player: str, now: int, stale_ms: 
     return False
 
 
+def last_stamp(shares: Mapping[Any, bytes | str], player: str) -> int | None:
+    """The latest presence stamp (ms) of ``player`` on any instance (fields ``"<player>|<instance>"``)."""
+    latest: int | None = None
+    for field, stamp in shares.items():
+        who = (field.decode() if isinstance(field, bytes) else str(field)).rpartition("|")[0]
+        try:
+            at = int(stamp)
+        except ValueError:
+            continue
+        if who == player and (latest is None or at > latest):
+            latest = at
+    return latest
+
+
 def live_watchers(shares: Mapping[Any, bytes | str], now: int, stale_ms: int) -> int:
     """The watcher total from the instances' shares (``"<n>:<stamped ms>"``) stamped within ``stale_ms``."""
     total = 0
@@ -59,7 +73,7 @@ def live_watchers(shares: Mapping[Any, bytes | str], now: int, stale_ms: int) ->
 
 class Presence:
     def __init__(
-        self, redis: aioredis.Redis, settings: RaceSettings, clock: Clock, instance: str, batch: Any
+        self, redis: RedisClient, settings: RaceSettings, clock: Clock, instance: str, batch: Any
     ) -> None:
         self.redis = redis
         self.batch = batch
@@ -158,16 +172,30 @@ class Presence:
         shares = await self.redis.hgetall(presence_key(race_id))
         return present(shares, player, self.clock(), self.stale_ms)
 
+    @property
+    def silent_ms(self) -> int:
+        """A lobby racer whose latest stamp is this old is gone (their instance died): ``lobby_grace_s`` less
+        one ``watcher_refresh_s`` (the stamp was up to one refresh old when the instance died, and this check
+        runs once a refresh), so they leave within ``lobby_grace_s`` of the death; never less than
+        ``watcher_stale_s`` (a live instance's stamp is never that old)."""
+        s = self.settings
+        return int(max(s.lobby_grace_s - s.watcher_refresh_s, s.watcher_stale_s) * 1000)
+
     async def gone_for_grace(self, race_id: str, players: list[str]) -> list[str]:
-        """Of a lobby's racers, those this instance has seen without a fresh stamp on any instance for
-        ``lobby_grace_s`` (checked each refresh): their connections' instance may have died without a word."""
+        """Of a lobby's racers, those gone from every instance (checked each refresh): their latest stamp is
+        ``silent_ms`` old (their connections' instance died without a word: counted from that stamp, not from
+        when this instance first saw it stale, issue 20.18), or they have no stamp and this instance has seen
+        none for ``lobby_grace_s``."""
         shares = await self.redis.hgetall(presence_key(race_id))
         now = self.clock()
         out = []
         for player in players:
             key = (race_id, player)
-            if present(shares, player, now, self.stale_ms):
+            last = last_stamp(shares, player)
+            if last is not None:
                 self._absent.pop(key, None)
+                if now - last >= self.silent_ms:
+                    out.append(player)
                 continue
             since = self._absent.setdefault(key, now)
             if now - since >= self.settings.lobby_grace_s * 1000:

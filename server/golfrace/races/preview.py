@@ -11,6 +11,8 @@ import struct
 import zlib
 from collections.abc import Sequence
 
+from .glyphs import text_rects, text_width
+
 RGB = tuple[int, int, int]
 Rect = tuple[int, int, int, int, RGB]  # x, y, width, height, colour
 
@@ -62,13 +64,30 @@ def card_back(x: int, y: int, w: int, h: int) -> list[Rect]:
     return out
 
 
-def table(racers: Sequence[tuple[int, str]] | None) -> bytes:
-    """The preview: the table of card backs; with ``racers`` ((removed, status) per seat), their bars."""
+TITLE = "Golf Race"
+TEXT_X = 820
+"""Where the words and the bars start: the table of card backs is on the left."""
+
+
+def words(line: str) -> list[Rect]:
+    """The app's name, and under it what the link is (``line``: "join the race", "results"…), in capitals
+    of the 5×7 font, as large as the right-hand side holds them."""
+    room = WIDTH - 48 - TEXT_X
+    title_scale = max(1, min(7, room // max(1, text_width(TITLE, 1))))
+    line_scale = max(1, min(4, room // max(1, text_width(line, 1))))
+    rects = text_rects(TITLE, TEXT_X, 80, title_scale, GOLD)
+    return rects + text_rects(line, TEXT_X, 80 + 7 * title_scale + 24, line_scale, CREAM)
+
+
+def table(racers: Sequence[tuple[int, str]] | None, line: str = "solitaire") -> bytes:
+    """The preview: the table of card backs, the app's name and ``line``; with ``racers`` ((removed, status)
+    per seat), their bars."""
     rects: list[Rect] = [(24, 24, WIDTH - 48, HEIGHT - 48, FELT_LIGHT)]
     rects.append((32, 32, WIDTH - 64, HEIGHT - 64, FELT))
+    rects += words(line)
     bars = list(racers or [])[:MAX_BARS]
     left = 80
-    area = 700 if bars else WIDTH - 2 * left
+    area = 680
     card_w = min(110, (area - 6 * 14) // 7)
     card_h = card_w * 7 // 5
     gap = (area - 7 * card_w) // 6
@@ -82,15 +101,15 @@ def table(racers: Sequence[tuple[int, str]] | None) -> bytes:
     rects += [(left + card_w + 60, stock_y, card_w, card_h, CREAM)]
     rects += [(left + card_w + 64, stock_y + 4, card_w - 8, card_h - 8, FELT_LIGHT)]
     if bars:
-        x0, bar_w = 840, 300
-        bar_h = min(44, (HEIGHT - 160) // len(bars) - 16)
-        y = (HEIGHT - len(bars) * (bar_h + 16)) // 2
+        x0, bar_w = TEXT_X, 320
+        bar_h = min(40, (HEIGHT - 300) // len(bars) - 12)
+        y = 250
         for removed, status in bars:
             fill = GREEN if status == "won" else GOLD if status == "playing" else GREY
             rects.append((x0, y, bar_w, bar_h, TRACK))
             done = bar_w * max(0, min(TABLEAU, removed)) // TABLEAU
             rects.append((x0, y, done, bar_h, fill))
-            y += bar_h + 16
+            y += bar_h + 12
     return png(WIDTH, HEIGHT, FELT, rects)
 
 

@@ -10,15 +10,14 @@ Phases: ``lobby`` (racers join, the host starts) → ``countdown`` (until ``star
 ``running`` → ``finished`` (every racer won, got stuck, resigned or abandoned, or the time limit passed).
 Every transition takes the current time ``now`` (ms since the epoch) from the caller: the clock is injected.
 
-A racer who closed the tab must not hold the others forever: once a racer has finished, a racer still
-playing who makes no move for ``idle_s`` (counted from the later of their last move and that first finish) is
-out with ``abandoned`` (races of two or more; a solo race or a daily attempt waits as long as its player
-likes). ``idle_s`` is the server's ``idle_forfeit_s`` when the race was created.
+A racer who closed the tab must not hold the others forever: a racer still playing who makes no move for
+``idle_s`` (counted from the later of their last move, the start and the first finish of another racer) is out
+with ``abandoned`` (a race its host started alone too; a daily attempt waits as long as its player likes). It
+does not wait for someone to finish first: a race whose racers all closed their tabs ends by their forfeits,
+and leaves the live list (issue 20.3). ``idle_s`` is the server's ``idle_forfeit_s`` when the race
+was created.
 
-Ranking: final score (higher first), then elapsed time (shorter first), then moves (fewer first), then the
-earlier finish, then the seat. Scores are ``engine.final_score``: a won or stuck game's own (a stuck game
-loses 10 a card left); a racer who resigned, abandoned or was stopped by the time limit scores like a stuck
-game, so that stopping never beats playing on.
+Ranking: ``ranking.standings`` (the one rule of every result, then the earlier finish, then the seat).
 """
 
 from __future__ import annotations
@@ -26,11 +25,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from golfrace.settings.races import DEFAULT_SETTINGS, RaceSettings
+from golfrace.store import lookalike
+from golfrace.store.keys import gate_out
+from golfrace.wire.ids import seat_id
+
 from ..engine import GameCode, Status
-from .daily import code_public_at
+from . import fair_play
 from .errors import RaceError
 from .racer import NO_SEATS, STOPPED, Outcome, Racer, Seat, Seats
-from .settings import DEFAULT_SETTINGS, RaceSettings
+from .ranking import standings
 
 __all__ = ["Outcome", "Phase", "Race", "RaceOptions", "Racer", "Seat", "Seats"]
 PLAYING = Status.PLAYING
@@ -70,6 +74,8 @@ class Race:
     typed: bool = False  # the host typed the code: casual, unranked, the code is no secret
     ranked: bool = True
     daily: str | None = None  # yyyy-mm-dd for a daily-challenge attempt
+    guest_deal: bool = False
+    """A guest's daily attempt: the day's guest deal, never the day's own (fair play 19.1)."""
     starts_at: int | None = None
     ended_at: int | None = None
     par: int | None = None  # best reachable score of the deal (solver), when known
@@ -77,6 +83,8 @@ class Race:
     previous: str | None = None
     next_seat: int = 1
     idle_s: int = DEFAULT_SETTINGS.idle_forfeit_s
+    draw_lead: int = DEFAULT_SETTINGS.review_draw_lead
+    """``review_draw_lead`` when created: a ranked racer ending this far ahead in draws is flagged."""
     grace_s: int = DEFAULT_SETTINGS.daily_grace_s
     """A daily attempt: the server's ``daily_grace_s`` when it was created (its code's secrecy outlasts the
     day by as much: ``code_visible_to``)."""
@@ -84,6 +92,9 @@ class Race:
     """The end's aftermath (records, boards, bests, daily) is done; until then whoever touches the ended race
     does it (every step is idempotent), so a process dying at the end loses nothing."""
     watched: bool = False  # someone watched it: its seats' move events carry the watchers' boards
+    pool: bool = False
+    """A quick race the pool made (``golfrace.pool``): started by the pool, its racers rated; leaving it after
+    the start is a resignation."""
     rev: int = 0
     """The record's revision, one more with every write and copied into the gate: a seat's commit checks
     that the race it describes (``RaceService.peek``) is the stored one."""
@@ -104,6 +115,8 @@ class Race:
         daily: str | None = None,
         previous: str | None = None,
         settings: RaceSettings = DEFAULT_SETTINGS,
+        guest_deal: bool = False,
+        net: str = "",
     ) -> Race:
         race = cls(
             race_id,
@@ -114,11 +127,13 @@ class Race:
             typed=typed,
             ranked=(not typed) if ranked is None else ranked and not typed,
             daily=daily,
+            guest_deal=guest_deal and daily is not None,
             previous=previous,
             idle_s=settings.idle_forfeit_s,
+            draw_lead=settings.review_draw_lead,
             grace_s=settings.daily_grace_s,
         )
-        return race.join(host, name, now, settings)
+        return race.join(host, name, now, settings, net=net)
 
     # --- derived views -------------------------------------------------------------------------------
     def phase(self, now: int) -> Phase:
@@ -149,7 +164,7 @@ class Race:
         }
         for r in self.racers:
             if r.outcome in STOPPED:
-                gate[f"out:{r.seat}"] = r.status
+                gate[gate_out(r.seat)] = r.status
         return gate
 
     def last_active(self, racer: Racer, seats: Seats) -> int:
@@ -161,15 +176,20 @@ class Race:
 
     def out_at(self, racer: Racer, seats: Seats) -> int | None:
         """When ``racer``, still playing, is out for idling (see the module): ``idle_s`` after the later of
-        their last move and the first finish of another racer; None while that does not apply."""
+        their last move (or the start) and the first finish of another racer; None while that does not
+        apply."""
         if self.starts_at is None or self.ended_at is not None or racer.done or not self.idle_s:
             return None
-        if len(self.racers) < 2:
+        if self.daily is not None:  # a daily attempt waits as long as its player likes (and is never listed)
             return None
-        finishes = [r.finished_at for r in self.racers if r.finished_at is not None]
-        if not finishes:
-            return None
-        return max(self.last_active(racer, seats), min(finishes)) + self.idle_s * 1000
+        # a finish gives the others the whole wait again; another's forfeit does not (closed tabs end at once)
+        finishes = [
+            r.finished_at
+            for r in self.racers
+            if r.finished_at is not None and r.outcome is not Outcome.ABANDONED
+        ]
+        first = min(finishes) if finishes else 0
+        return max(self.last_active(racer, seats), first) + self.idle_s * 1000
 
     def next_check(self, seats: Seats) -> int | None:
         """When ``settle`` may next change the race on its own: the time limit or an idle racer's forfeit. A
@@ -178,7 +198,7 @@ class Race:
         return min(times) if times else None
 
     def game_id(self, racer: Racer) -> str:
-        return f"{self.id}-{racer.seat}"
+        return seat_id(self.id, racer.seat)
 
     def racer(self, player: str) -> Racer | None:
         for r in self.racers:
@@ -202,49 +222,28 @@ class Race:
         return max(0, end - self.starts_at)
 
     def code_visible_to(self, player: str | None, now: int | None = None) -> bool:
-        """Fair play (11.2): a typed code is no secret; any other code is shown to nobody, its own racers
-        included (a finished or resigned racer could pass it on), until every racer is done; a daily code
-        until its attempt has ended and no attempt of its day can count any more: the day is over and its
-        grace too (``now`` given and past it; every attempt of a day deals the same code)."""
-        if self.typed:
-            return True
-        if self.daily is not None:
-            return (
-                self.ended_at is not None
-                and now is not None
-                and now >= code_public_at(self.daily, self.grace_s)
-            )
-        return self.ended_at is not None
-
-    def cards_public(self, now: int) -> bool:
-        """Every card of every board may be shown to anyone: the code is public (``code_visible_to``)."""
-        return self.code_visible_to(None, now)
+        return fair_play.code_visible_to(self, player, now)
 
     def shown_draws(self, seats: Seats, now: int) -> int | None:
-        """Fair play (11.4): how many drawn cards of any board someone other than its player may see (the
-        racers share one stock): as many as every racer still playing has drawn (one whose seat is not in
-        ``seats`` has drawn none); None: all of them. A daily attempt shows none until its code may be
-        shown."""
-        if self.cards_public(now):
-            return None
-        if self.daily is not None:
-            return 0
-        drawn = [seats[r.seat].game.drawn if r.seat in seats else 0 for r in self.racers if not r.done]
-        return min(drawn) if drawn else 0
+        return fair_play.shown_draws(self, seats, now)
 
     def ranking(self, seats: Seats) -> list[Racer]:
-        def key(r: Racer) -> tuple[int, int, int, int, int]:
-            seat = seats.get(r.seat)
-            moves = seat.game.moves if seat else 0
-            finished = r.finished_at if r.finished_at is not None else 2**62
-            return (-r.final_score(seat), self.elapsed(r, finished), moves, finished, r.seat)
-
-        return sorted(self.racers, key=key)
+        return standings(self, seats)
 
     # --- transitions ---------------------------------------------------------------------------------
-    def join(self, player: str, name: str, now: int, settings: RaceSettings = DEFAULT_SETTINGS) -> Race:
+    def join(
+        self,
+        player: str,
+        name: str,
+        now: int,
+        settings: RaceSettings = DEFAULT_SETTINGS,
+        *,
+        account: bool = True,
+        net: str = "",
+    ) -> Race:
         """Take a seat in the lobby. A racer already seated keeps their seat (a rejoin renames). Whoever
-        joins a lobby its host has left hosts it."""
+        joins a lobby its host has left hosts it. A ranked race seats accounts only (``account``, fair play
+        19.2); ``net``: the client network the racer joins from (kept as ``fair_play.net_tag``)."""
         name = _clean_name(name, settings)
         seated = self.racer(player)
         if seated is not None:
@@ -253,7 +252,9 @@ class Race:
             raise RaceError("race_started", "this race has already started", race=self.id)
         if len(self.racers) >= self.options.seats:
             raise RaceError("race_full", f"all {self.options.seats} seats are taken", race=self.id)
-        racer = Racer(player, name, self.next_seat)
+        if self.ranked and not account:
+            raise RaceError("account_required", "a ranked race seats accounts only: sign in", race=self.id)
+        racer = Racer(player, name, self.next_seat, net=fair_play.net_tag(self.id, net))
         host = self.host if self.racer(self.host) is not None else player
         return replace(self, racers=(*self.racers, racer), next_seat=self.next_seat + 1, host=host)
 
@@ -353,6 +354,7 @@ class Race:
             now=now,
             options=self.options,
             typed=self.typed,
+            ranked=self.ranked,  # a casual random race's rematch is casual too
             previous=self.id,
             settings=settings,
         )
@@ -393,4 +395,6 @@ def _clean_name(name: str, settings: RaceSettings) -> str:
     name = " ".join(name.split())
     if len(name) > settings.name_max:
         raise RaceError("bad_option", f"a name has at most {settings.name_max} characters", option="name")
+    if name and lookalike.reserved(name):  # fair play 19.6: no racer named "admin" or "Deleted player"
+        raise RaceError("bad_option", "this name is reserved", option="name", reason="reserved")
     return name

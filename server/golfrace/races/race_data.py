@@ -5,10 +5,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from golfrace.settings.races import DEFAULT_SETTINGS
+
 from ..engine import GameCode
 from .race import Race, RaceOptions
 from .racer import Outcome, Racer
-from .settings import DEFAULT_SETTINGS
 
 
 @functools.lru_cache(maxsize=4096)
@@ -27,6 +28,7 @@ def race_to_data(self: Race) -> dict[str, Any]:
         "typed": self.typed,
         "ranked": self.ranked,
         "daily": self.daily,
+        "guest_deal": self.guest_deal,
         "starts_at": self.starts_at,
         "ended_at": self.ended_at,
         "par": self.par,
@@ -34,9 +36,11 @@ def race_to_data(self: Race) -> dict[str, Any]:
         "previous": self.previous,
         "next_seat": self.next_seat,
         "idle_s": self.idle_s,
+        "draw_lead": self.draw_lead,
         "grace_s": self.grace_s,
         "finalized": self.finalized,
         "watched": self.watched,
+        "pool": self.pool,
         "rev": self.rev,
         "racers": [
             {
@@ -46,6 +50,7 @@ def race_to_data(self: Race) -> dict[str, Any]:
                 "outcome": r.outcome.value if r.outcome else None,
                 "finished_at": r.finished_at,
                 "rematch": r.rematch,
+                "net": r.net,
             }
             for r in self.racers
         ],
@@ -62,6 +67,7 @@ def race_from_data(data: dict[str, Any]) -> Race:
             Outcome(r["outcome"]) if r["outcome"] else None,
             r["finished_at"],
             bool(r["rematch"]),
+            str(r.get("net", "")),
         )
         for r in data["racers"]
     )
@@ -75,6 +81,7 @@ def race_from_data(data: dict[str, Any]) -> Race:
         typed=bool(data["typed"]),
         ranked=bool(data["ranked"]),
         daily=data["daily"],
+        guest_deal=bool(data.get("guest_deal", False)),
         starts_at=data["starts_at"],
         ended_at=data["ended_at"],
         par=data["par"],
@@ -82,8 +89,10 @@ def race_from_data(data: dict[str, Any]) -> Race:
         previous=data["previous"],
         next_seat=int(data["next_seat"]),
         idle_s=int(data.get("idle_s", DEFAULT_SETTINGS.idle_forfeit_s)),
+        draw_lead=int(data.get("draw_lead", DEFAULT_SETTINGS.review_draw_lead)),
         grace_s=int(data.get("grace_s", DEFAULT_SETTINGS.daily_grace_s)),
         finalized=bool(data.get("finalized", False)),
         watched=bool(data.get("watched", False)),
+        pool=bool(data.get("pool", False)),
         rev=int(data.get("rev", 0)),
     )

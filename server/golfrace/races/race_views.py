@@ -13,19 +13,22 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from golfrace.wire.ids import seat_id
+from golfrace.wire.views import card_code
+
 from ..engine import Game
 from ..engine.deal import Deal
-from ..views import card_code
+from . import fair_play
 from .race import Race
 from .race_data import code_text
-from .racer import STOPPED, Racer, Seat, Seats
+from .racer import STOPPED, Racer, Seat, Seats, bot_strength
 
 
 def progress(race: Race, racer: Racer, seats: Seats, now: int) -> dict[str, Any]:
     """A racer's progress: numbers only, no card identity."""
     seat = seats.get(racer.seat)
     game = seat.game if seat is not None else None
-    return {
+    line = {
         "seat": racer.seat,
         "player": racer.player,
         "name": racer.name,
@@ -33,11 +36,15 @@ def progress(race: Race, racer: Racer, seats: Seats, now: int) -> dict[str, Any]
         "score": racer.final_score(seat),
         "moves": game.moves if game else 0,
         "undos": game.undos if game else 0,
-        "stock": game.stock_count if game else None,
+        "stock_count": game.stock_count if game else None,
         "status": racer.status,
         "elapsed": race.elapsed(racer, now),
         "out_at": race.out_at(racer, seats),
     }
+    strength = bot_strength(racer.player)
+    if strength is not None:  # a bot seat (quick races): shown as a bot, with its strength
+        line["bot"] = strength
+    return line
 
 
 def board(
@@ -136,18 +143,33 @@ def race_view(
     race: Race, viewer: str | None, now: int, watchers: int = 0, seats: Seats | None = None
 ) -> dict[str, Any]:
     """The ``race`` message body for ``viewer`` (a player id, or None for an anonymous watcher)."""
-    seats = seats or {}
-    me = race.racer(viewer) if viewer is not None else None
+    shared = _anonymous_view(race, now, watchers, seats or {})
+    return shared if viewer is None else _viewer_view(race, shared, viewer, now)
+
+
+def _viewer_view(race: Race, shared: dict[str, Any], viewer: str, now: int) -> dict[str, Any]:
+    """``shared`` (the anonymous view) as ``viewer`` sees it: only the code and ``you`` differ."""
+    me = race.racer(viewer)
+    return {
+        **shared,
+        "code": code_text(race.code) if race.code_visible_to(viewer, now) else None,
+        "you": {"seat": me.seat, "game": race.game_id(me)} if me else None,
+    }
+
+
+def _anonymous_view(race: Race, now: int, watchers: int, seats: Seats) -> dict[str, Any]:
     finished = race.ended_at is not None
     return {
         "race": race.id,
         "phase": race.phase(now).value,
-        "code": code_text(race.code) if race.code_visible_to(viewer, now) else None,
+        "code": code_text(race.code) if race.code_visible_to(None, now) else None,
         "rules": race.code.rules.value,
         "variants": _variants(race),
         "typed": race.typed,
         "ranked": race.ranked,
         "daily": race.daily,
+        "guest_deal": race.guest_deal,
+        "pool": race.pool,
         "options": {
             "undo": race.options.undo,
             "limit": race.options.time_limit_s,
@@ -159,7 +181,7 @@ def race_view(
         "deadline": race.deadline,
         "ended_at": race.ended_at,
         "now": now,
-        "you": {"seat": me.seat, "game": race.game_id(me)} if me else None,
+        "you": None,
         "watchers": watchers,
         "results": results(race, seats) if finished else None,
         "par": race.par if finished else None,
@@ -168,11 +190,15 @@ def race_view(
     }
 
 
-def all_views(race: Race, now: int, watchers: int, seats: Seats) -> dict[str, Any]:
-    """Every audience's ``race`` body: each racer's by player id, the watchers' under ``""``."""
-    out = {r.player: race_view(race, r.player, now, watchers, seats) for r in race.racers}
-    out[""] = race_view(race, None, now, watchers, seats)
-    return out
+def as_racer(shared: dict[str, Any], player: str) -> dict[str, Any] | None:
+    """The watchers' ``race`` body (``race_view`` for None) as ``player`` sees it, made from the body alone:
+    ``race_view(race, player, …)`` for a racer (only ``you`` differs: fair play shows the code to all or to
+    none), None for someone not racing in it. What a race event carries (one view, not one per racer)."""
+    for line in shared.get("racers") or ():
+        if line.get("player") == player:
+            seat = line["seat"]
+            return {**shared, "you": {"seat": seat, "game": seat_id(shared["race"], seat)}}
+    return None
 
 
 def results(race: Race, seats: Seats) -> list[dict[str, Any]]:
@@ -195,11 +221,13 @@ def results(race: Race, seats: Seats) -> list[dict[str, Any]]:
                 "elapsed": race.elapsed(r, end),
                 "game": race.game_id(r),
                 "scored_as_stuck": r.status == "stuck" or r.outcome in STOPPED,
+                "flags": fair_play.flags(race, r, seats),  # fair play 19.2: for review
             }
         )
+        if (strength := bot_strength(r.player)) is not None:
+            out[-1]["bot"] = strength
     return out
 
 
 def _variants(race: Race) -> dict[str, Any]:
-    v = race.code.variants
-    return {"strict": v.strict, "jokers": v.jokers, "empty_discard": v.empty_discard}
+    return race.code.variants.wire()

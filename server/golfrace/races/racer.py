@@ -32,6 +32,19 @@ class Seat:
     """When its last action was applied (ms since the epoch), None before the first."""
 
 
+BOT_PREFIX = "bot:"
+"""A bot seat's player id is ``bot:<strength>:<random hex>`` (made by the pool, never by a token: the
+server issues every human player id itself)."""
+
+
+def bot_strength(player: str) -> int | None:
+    """The strength of a bot seat's player, None for a human."""
+    if not player.startswith(BOT_PREFIX):
+        return None
+    strength, _, _ = player[len(BOT_PREFIX) :].partition(":")
+    return int(strength) if strength.isdigit() else None
+
+
 Seats = Mapping[int, Seat]
 NO_SEATS: Seats = {}
 
@@ -44,6 +57,9 @@ class Racer:
     outcome: Outcome | None = None
     finished_at: int | None = None  # ms since the epoch
     rematch: bool = False
+    net: str = ""
+    """A tag of the network the racer joined from (``fair_play.net_tag``: the race's own hash, never the
+    address), so that two seats of one network are told apart for review (fair play 19.2); empty: unknown."""
 
     @property
     def status(self) -> str:

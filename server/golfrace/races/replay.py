@@ -16,18 +16,21 @@ import statistics
 from dataclasses import dataclass, fields
 from typing import Any
 
-import redis.asyncio as aioredis
+from golfrace.settings.races import DAY_MS, DEFAULT_SETTINGS, RaceSettings
+from golfrace.store import race_keys
+from golfrace.store.games import Batch, RedisClient
+from golfrace.store.stored_game import Stored
+from golfrace.wire.views import move_fields, pile_fields
 
 from ..engine import Game, GameCode, Refusal, Status, deal, final_score, parse_token
 from ..engine.errors import ParseError
-from ..views import move_fields, pile_fields
 from .daily import day_start_ms, parse_day
 from .errors import RaceError
 from .race import Race
 from .race_data import code_text
 from .racer import STOPPED, Racer
-from .settings import DAY_MS, DEFAULT_SETTINGS, RaceSettings
 
+STOPPED_STATUSES = frozenset(o.value for o in STOPPED)
 TOO_FAST = "too_fast"
 """``review`` of a result whose moves came faster than a human can make them."""
 
@@ -39,10 +42,22 @@ class Checks:
     median_gap_ms: int = DEFAULT_SETTINGS.review_median_gap_ms
     min_moves: int = DEFAULT_SETTINGS.review_min_moves
     daily_grace_ms: int = DEFAULT_SETTINGS.daily_grace_s * 1000
+    first_move_ms: int = DEFAULT_SETTINGS.review_first_move_ms
+    mean_gap_ms: int = DEFAULT_SETTINGS.review_mean_gap_ms
+    fast_gap_ms: int = DEFAULT_SETTINGS.review_fast_gap_ms
+    fast_share: float = DEFAULT_SETTINGS.review_fast_share
 
     @classmethod
     def of(cls, settings: RaceSettings) -> Checks:
-        return cls(settings.review_median_gap_ms, settings.review_min_moves, settings.daily_grace_s * 1000)
+        return cls(
+            settings.review_median_gap_ms,
+            settings.review_min_moves,
+            settings.daily_grace_s * 1000,
+            settings.review_first_move_ms,
+            settings.review_mean_gap_ms,
+            settings.review_fast_gap_ms,
+            settings.review_fast_share,
+        )
 
 
 DEFAULT_CHECKS = Checks()
@@ -86,6 +101,12 @@ class GameRecord:
     def elapsed(self) -> int:
         return max(0, self.finished_at - self.started_at)
 
+    @property
+    def stopped(self) -> bool:
+        """Whether the game was stopped before its own end (resigned, abandoned, out of time): it scores as
+        stuck and ranks below a game played to its end (``ranking``)."""
+        return self.status in STOPPED_STATUSES
+
     def to_json(self) -> str:
         # shallow (``asdict`` deep-copies the whole log first); the same JSON
         return json.dumps({f.name: getattr(self, f.name) for f in fields(self)}, separators=(",", ":"))
@@ -124,7 +145,7 @@ def verify(record: GameRecord) -> Verified:
             f"the log ends {game.status.value}, the record says {record.status}",
             game=record.game,
         )
-    score = final_score(game, stopped=record.status in {o.value for o in STOPPED})
+    score = final_score(game, stopped=record.stopped)
     return Verified(record, game, score, game.removed, game.moves, game.undos)
 
 
@@ -134,13 +155,30 @@ def median_gap_ms(log: tuple[tuple[str, int], ...]) -> float | None:
     return statistics.median(gaps) if gaps else None
 
 
+def timing_faults(record: GameRecord, checks: Checks = DEFAULT_CHECKS) -> list[str]:
+    """Which human floors a game of at least ``checks.min_moves`` moves breaks: ``median`` (its median gap
+    between moves), ``first_move`` (its first move after the board was shown), ``mean`` (its whole time over
+    its moves), ``bursts`` (too large a share of its gaps under ``fast_gap_ms``). Only the server's own
+    timestamps count."""
+    log = record.log
+    if len(log) < max(2, checks.min_moves):
+        return []
+    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(log)]
+    faults = []
+    if statistics.median(gaps) < checks.median_gap_ms:
+        faults.append("median")
+    if log[0][1] < checks.first_move_ms:
+        faults.append("first_move")
+    if log[-1][1] < checks.mean_gap_ms * len(log):
+        faults.append("mean")
+    if sum(1 for g in gaps if g < checks.fast_gap_ms) > checks.fast_share * len(gaps):
+        faults.append("bursts")
+    return faults
+
+
 def review_reason(record: GameRecord, checks: Checks = DEFAULT_CHECKS) -> str | None:
-    """``too_fast`` when a game of at least ``checks.min_moves`` moves has a median gap between moves below
-    ``checks.median_gap_ms``; otherwise None. Only the server's own timestamps count."""
-    if len(record.log) < max(2, checks.min_moves):
-        return None
-    gap = median_gap_ms(record.log)
-    return TOO_FAST if gap is not None and gap < checks.median_gap_ms else None
+    """``too_fast`` when the game breaks a human floor of its timing (``timing_faults``); otherwise None."""
+    return TOO_FAST if timing_faults(record, checks) else None
 
 
 def counts_for_day(record: GameRecord, checks: Checks = DEFAULT_CHECKS) -> bool:
@@ -164,21 +202,20 @@ def steps(record: GameRecord) -> list[dict[str, Any]]:
     return out
 
 
-def public(record: GameRecord, checks: Checks = DEFAULT_CHECKS) -> dict[str, Any]:
-    """The HTTP body of ``GET /api/games/{id}`` (only ever served after the game is over)."""
+def public(
+    record: GameRecord, checks: Checks = DEFAULT_CHECKS, knowledge: str | None = None
+) -> dict[str, Any]:
+    """The HTTP body of ``GET /api/games/{id}`` (only ever served after the game is over); ``knowledge``:
+    what its knowledge review says (``pending``, ``knowledge``, None)."""
     v = verify(record)
-    review = review_reason(record, checks) if record.ranked else None
+    review = (review_reason(record, checks) or knowledge) if record.ranked else None
     code = GameCode.parse(record.code)
     d = deal(code)
     return {
         "game": record.game,
         "code": str(code),
         "rules": code.rules.value,
-        "variants": {
-            "strict": code.variants.strict,
-            "jokers": code.variants.jokers,
-            "empty_discard": code.variants.empty_discard,
-        },
+        "variants": code.variants.wire(),
         "player": record.player,
         "name": record.name,
         "race": record.race,
@@ -203,18 +240,50 @@ def public(record: GameRecord, checks: Checks = DEFAULT_CHECKS) -> dict[str, Any
     }
 
 
-def record_key(game_id: str) -> str:
-    return f"rec:{{{game_id}}}"
+def _stamps(log: list[str], created: int) -> tuple[tuple[str, int], ...]:
+    """The move log as ``(token, ms after the game's creation)``; a malformed entry is skipped."""
+    out = []
+    for entry in log:
+        token, _sep, ms = entry.rpartition(" ")
+        if token and ms.lstrip("-").isdigit():
+            out.append((token.partition(" ")[0], int(ms) - created))
+    return tuple(out)
+
+
+def solo_record(stored: Stored, log: list[str], name: str = "") -> GameRecord:
+    """A solo game as a record (unranked; never saved: the stored game and its log are its truth), its moves
+    timed from the game's creation: the course's holes (their timing check) and the ghosts of solo games."""
+    stamps = _stamps(log, stored.created)
+    last = stored.created + (stamps[-1][1] if stamps else 0)
+    return GameRecord(
+        stored.id,
+        str(stored.game.code),
+        stored.owner,
+        name,
+        stored.game.status.value,
+        stored.created,
+        last,
+        stamps,
+    )
+
+
+record_key = race_keys.record
 
 
 class RecordStore:
-    def __init__(self, redis: aioredis.Redis, ttl_s: int) -> None:
+    def __init__(self, redis: RedisClient, ttl_s: int, batch: Batch | None = None) -> None:
         self.redis = redis
         self.ttl_s = ttl_s
+        self.batch = batch
+        """The store's batcher, when given: the aftermath's writes join the iteration's batch (no pool
+        checkout, retry wrapper and socket timeout of a redis-py command each)."""
 
     async def save(self, record: GameRecord) -> bool:
         """Keep the record (first write wins: a record never changes once written)."""
-        return bool(await self.redis.set(record_key(record.game), record.to_json(), ex=self.ttl_s, nx=True))
+        key, text = record_key(record.game), record.to_json()
+        if self.batch is not None:
+            return bool(await self.batch.call("SET", key, text, "EX", self.ttl_s, "NX"))
+        return bool(await self.redis.set(key, text, ex=self.ttl_s, nx=True))
 
     async def load(self, game_id: str) -> GameRecord | None:
         raw = await self.redis.get(record_key(game_id))

@@ -6,46 +6,30 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..accounts.callers import request_player
+from golfrace.http.callers import caller, token_player
+from golfrace.store.keys import seat_of
+from golfrace.wire.ids import ID_LEN
+
 from ..engine.errors import CodeError
-from ..keys import seat_of
-from ..protocol import ID_LEN
 from . import leaderboard as lb
 from . import pages, race_views
 from .daily import code_public_at, day_of, next_day_ms, parse_day, secret_days
 from .daily_race import daily_status
 from .errors import RaceError
 from .followers import RaceWire
-from .replay import public
+from .replay import GameRecord, public
 from .service import RaceService
 
 HTTP_ERRORS = {"game_not_found": 404, "race_not_found": 404, "game_not_ended": 409}
 
 
 def _service(request: Request) -> RaceService:
-    wire: RaceWire = request.app.state.ctx.extras["races"]
+    wire: RaceWire = request.app.state.ctx.get(RaceWire)
     return wire.service
 
 
 def _http_error(code: str, message: str, status: int | None = None) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status or HTTP_ERRORS.get(code, 400))
-
-
-def _token_player(request: Request) -> str | None:
-    token = request.query_params.get("token")
-    auth = request.headers.get("authorization", "")
-    if not token and auth.lower().startswith("bearer "):
-        token = auth[7:].strip()
-    if not token:
-        return None
-    player: str | None = request.app.state.ctx.tokens.verify(token)
-    return player
-
-
-async def _caller(request: Request) -> str | None:
-    """Who reads their own private data: the token's player, or the session's account (an account's token
-    alone counts for nothing: ``accounts.callers``)."""
-    return await request_player(request, _token_player(request))
 
 
 async def race_endpoint(request: Request) -> Response:
@@ -83,12 +67,13 @@ async def _board_page(request: Request, board: str, secret: frozenset[str] = fro
     total, entries = await service.boards.page(board, offset, limit)
     if secret:
         entries = [{**e, "code": None} if e.get("code") in secret else e for e in entries]
-    caller = _token_player(request)  # a rank on a public board is public: the token names whose
-    owner = caller if not board.startswith("pb:") else None
+    reader = token_player(request)  # a rank on a public board is public: the token names whose
+    owner = reader if not board.startswith("pb:") else None
     you = await service.boards.rank_of(board, owner) if owner else None
-    return JSONResponse(
-        {"board": board, "total": total, "offset": offset, "limit": limit, "entries": entries, "you": you}
-    )
+    # fair play 19.3: the caller's own result waiting for its knowledge review (on no board meanwhile)
+    pending = await service.boards.pending_of(board, owner) if owner else None
+    body = {"board": board, "total": total, "offset": offset, "limit": limit, "entries": entries, "you": you}
+    return JSONResponse({**body, "pending": pending})
 
 
 async def code_board_endpoint(request: Request) -> Response:
@@ -108,7 +93,7 @@ async def daily_board_endpoint(request: Request) -> Response:
 
 
 async def bests_endpoint(request: Request) -> Response:
-    player = await _caller(request)
+    player = await caller(request)
     if player is None:
         return _http_error("bad_token", "send your token (token=… or Authorization: Bearer …)", 401)
     service = _service(request)
@@ -121,7 +106,7 @@ async def bests_endpoint(request: Request) -> Response:
 
 
 async def daily_endpoint(request: Request) -> Response:
-    player = await _caller(request)
+    player = await caller(request)
     service = _service(request)
     if player is None:
         now = service.clock()
@@ -134,26 +119,39 @@ async def daily_endpoint(request: Request) -> Response:
         return _http_error(exc.code, exc.message, 503)
 
 
-async def game_endpoint(request: Request) -> Response:
-    service = _service(request)
-    game_id = request.path_params["game"][:ID_LEN]
+async def ended_record(service: RaceService, game_id: str) -> GameRecord:
+    """The record of a race seat's game once anyone may read it; else ``RaceError``: ``game_not_found``,
+    ``game_not_ended`` (still being played) or ``code_hidden`` (over, but its race or its day is still on)."""
     split = seat_of(game_id)
     race = await service.load(split[0]) if split else None  # an ended race's records are completed here
     record = await service.records.load(game_id)
     if record is None:
-        if race is not None and race.racer_at(split[1] if split else 0) is not None:
-            return _http_error("game_not_ended", "this game is still being played")
-        return _http_error("game_not_found", "no record of this game (never existed, or it expired)")
+        racer = race.racer_at(split[1] if split else 0) if race is not None else None
+        if race is not None and racer is not None:
+            if racer.finished_at is not None and race.ended_at is None and not race.typed:
+                raise RaceError("code_hidden", "its race is still on")  # its record comes at the race's end
+            raise RaceError("game_not_ended", "this game is still being played")
+        raise RaceError("game_not_found", "no record of this game (never existed, or it expired)")
     now = service.clock()
     if record.race and (race is None or race.id != record.race):
         race = await service.load(record.race)
     # fair play 11.2: a record holds the code and the stock, so nobody gets it early, its own racers included
     if race is not None and race.ended_at is None and not race.typed:
-        return _http_error("game_not_ended", "its race is still on")
+        raise RaceError("code_hidden", "its race is still on")
     if record.daily and now < code_public_at(record.daily, service.settings.daily_grace_s):
-        return _http_error("game_not_ended", "the daily challenge of that day is still on")
+        raise RaceError("code_hidden", "the daily challenge of that day is still on")
+    return record
+
+
+async def game_endpoint(request: Request) -> Response:
+    service = _service(request)
     try:
-        return JSONResponse(public(record, service.boards.checks))  # fair play: with its review verdict
+        record = await ended_record(service, request.path_params["game"][:ID_LEN])
+    except RaceError as exc:  # this endpoint's contract: a hidden record is one whose game is not over
+        return _http_error("game_not_ended" if exc.code == "code_hidden" else exc.code, exc.message)
+    try:
+        review = await service.boards.review_of(record)  # fair play: with its review verdict
+        return JSONResponse(public(record, service.boards.checks, review))
     except RaceError as exc:
         return _http_error(exc.code, exc.message, 500)
 

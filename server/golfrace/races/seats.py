@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any
 
-from ..commit import Also, Gate
+from golfrace.store.commit import Also, Gate
+from golfrace.store.keys import gate_key, seat_of
+from golfrace.store.pubsub import Hub
+from golfrace.store.stored_game import Stored
+from golfrace.wire.protocol import pack
+
 from ..engine import Game, Status
-from ..hub import Hub
-from ..keys import gate_key, seat_of
-from ..protocol import pack
-from ..stored import Stored
+from . import fair_play
 from .race import Race
 from .race_views import board, progress, watcher_diff
 from .racer import Seat
@@ -50,9 +52,9 @@ class SeatRules:
         watched = race.watched  # nobody watches: the racers' progress is all the event carries (the module)
         shown: int | None = None
         was: int | None = None
-        if watched and not race.cards_public(now):
+        if watched and not fair_play.cards_public(race, now):
             shown = was = 0  # all there is to see of a daily attempt (counts) and of a board not drawn from
-        if watched and not race.cards_public(now) and _drawn_from(race, stored.game, after):
+        if watched and not fair_play.cards_public(race, now) and _drawn_from(race, stored.game, after):
             # fair play 11.4: the others' draws bound what watchers see of this board
             others, _ = await self.service.storage.seats(race)
             before = {**others, seat: Seat(stored.game, stored.v)}

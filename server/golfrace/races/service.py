@@ -4,16 +4,14 @@ compare-and-set of ``storage.py``, and complete the end of any race it touches �
 Events on ``race:{<id>}`` (internal: they carry every audience's view; ``followers.py`` picks what each
 connection may see):
 
-- ``{"k": "race", "rev", "views": {player: view, "": watcher view}, "boards": [...] (revealed), "check_at",
-  "ended_at"}`` after any change of the race (published by the write itself; ``rev``: the record's);
+- ``{"k": "race", "rev", "view": the watchers' view, "boards": [...] (revealed), "check_at", "ended_at"}``
+  after any change of the race (published by the write itself; ``rev``: the record's); a racer's view is
+  the watchers' with their seat (``race_views.as_racer``), so the event carries one view, not five;
 - ``{"k": "move", "seat", "player", "v", "progress", "diff"?, "board"?}`` after a seat's move (published by
   the seat's commit, ``seats.py``; the watchers' ``diff`` and ``board`` once the race has been watched);
 - ``{"k": "watchers", "n"}`` when the watcher count changes (``presence.py``).
 
-The end of a race is idempotent and completed by whoever next touches it: the write that ends it marks it
-``ended_at``; the aftermath (records, leaderboards, personal bests, the daily result and streak — each a
-write that a second run leaves as it is) runs next, by that writer or, if it died, by the next load, write
-or timer of any instance; then ``finalized`` is set with another compare-and-set (and the results counted).
+The end of a race is idempotent and completed by whoever next touches it (``ending.py``).
 """
 
 from __future__ import annotations
@@ -23,38 +21,39 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-import redis.asyncio as aioredis
+from golfrace.live.services import wall_clock
+from golfrace.live.tasks import Tasks
+from golfrace.settings.accounts import AccountSettings
+from golfrace.settings.races import RaceSettings
+from golfrace.store.games import RedisClient, Store
+from golfrace.store.history import History
+from golfrace.store.keys import seat_id
+from golfrace.wire.ids import new_race_id
+from golfrace.wire.protocol import pack
 
-from ..accounts.history import History
-from ..accounts.settings import AccountSettings
-from ..context import wall_clock
 from ..engine import GameCode, Rules, Variants, random_ranked_code
-from ..keys import new_race_id, seat_id
-from ..protocol import pack
-from ..store import Store
-from . import aftermath, race_views, solving
+from . import race_views, solving
 from .daily import DailyBook
+from .ending import Ending
 from .errors import RaceError
+from .finishing import FINISH_GRACE_MS, Finishing
+from .knowledge import KnowledgeReviews
 from .leaderboard import Leaderboards
 from .live import LiveRaces
 from .lobby import Lobbies
 from .presence import Presence
 from .race import Race, RaceOptions
 from .racer import Seat, Seats
-from .replay import Checks, RecordStore
-from .settings import RaceSettings
+from .replay import Checks, GameRecord, RecordStore
 from .storage import Loaded, RaceStore
-from .timers import SETTLE_RETRY_S, Tasks, Timers, pause, retrying
+from .timers import SETTLE_RETRY_S, Timers, retrying
 
 log = logging.getLogger("golfrace.races")
 Clock = Callable[[], int]
-COMPLETE_AFTER_SWEEPS = 4
-"""Sweeps an instance waits after seeing a race end elsewhere before it checks that the end was completed
-(the instance that ended it normally has by then)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,14 +61,13 @@ class Change:
     before: Race
     after: Race
     seats: Seats
-    watchers: int | None = None
-    """The watcher count the write's event told (None: no event)."""
+    watchers: int | None = None  # the watcher count the write's event told (None: no event)
 
 
 class RaceService:
     def __init__(
         self,
-        redis: aioredis.Redis,
+        redis: RedisClient,
         store: Store,
         settings: RaceSettings,
         daily: DailyBook,
@@ -84,21 +82,30 @@ class RaceService:
         self.clock = clock
         self.daily = daily
         self.storage = RaceStore(redis, store, settings.race_ttl_s)
-        self.boards = Leaderboards(redis, settings.board_ttl_s, settings.bests_max, Checks.of(settings))
-        self.records = RecordStore(redis, settings.record_ttl_s)
-        self.live = LiveRaces(redis, settings.live_index_max)
-        self.history = History(redis, self.accounts)
+        self.boards = Leaderboards(
+            redis, settings.board_ttl_s, settings.bests_max, Checks.of(settings), settings.review_top
+        )
+        self.records = RecordStore(redis, settings.record_ttl_s, store.batch)
+        self.live = LiveRaces(redis, settings.live_index_max, settings.race_ttl_s, store.batch)
+        self.finishing = Finishing(redis, settings.race_ttl_s, store.batch)
+        self.history = History(redis, self.accounts, store.batch)
         self.tasks = Tasks()
         self.instance = secrets.token_hex(6)
         self.presence = Presence(redis, settings, clock, self.instance, store.batch)
         self.timers = Timers(clock, self._settle, self.tasks)
         self._peeked: dict[str, tuple[float, Race]] = {}
-        self._completing: set[str] = set()
         self._following: dict[str, asyncio.Task[None]] = {}
-        """Race id → this instance's ``touch_soon`` of it, while it runs."""
+        # race id → this instance's ``touch_soon`` of it, while it runs
         self._again: set[str] = set()
-        """Races asked to ``touch_soon`` again while it runs."""
+        # races asked to ``touch_soon`` again while it runs
         self.lobbies = Lobbies(self)
+        self.end_hooks: list[Callable[[Race, Seats], Awaitable[None]]] = []
+        """Extensions' steps of a race's aftermath (the pool's ratings), each safe to run twice."""
+        self.review_hooks: list[Callable[[GameRecord, str], Awaitable[None]]] = []
+        """Extensions' steps (safe twice) when fair play's review says ``too_fast``, ``knowledge`` or
+        ``clear`` of a ranked result (the pool's flags and held ratings)."""
+        self.reviews = KnowledgeReviews(self)
+        self.ending = Ending(self)
 
     # --- reading --------------------------------------------------------------------------------------
     async def load(self, race_id: str) -> Race | None:
@@ -120,8 +127,7 @@ class RaceService:
         return race, seats
 
     async def peek(self, race_id: str) -> Race | None:
-        """The race as read lately on this instance (``settings.peek_s``), without its seats: for a seat's
-        move."""
+        """The race as read lately here (``settings.peek_s``), without its seats: for a seat's move."""
         seen = self._peeked.get(race_id)
         if seen is not None and time.monotonic() - seen[0] < self.settings.peek_s:
             return seen[1]
@@ -171,7 +177,7 @@ class RaceService:
         after, seats = result.after, result.seats
         self._remember(after)
         if after.ended_at is not None and not after.finalized:
-            after = await self._finish(after, seats)
+            after = await self.ending.finish(after, seats)
             result = Change(result.before, after, seats, result.watchers)
         self.timers.arm(after.id, after.next_check(seats), after.ended_at)
         return result
@@ -181,9 +187,10 @@ class RaceService:
         after = change(before.settle(now, loaded.seats))
         if after == before:
             return Change(before, before, loaded.seats)
-        # only the aftermath's mark, or the par of a race still on (shown after the end, and its timing would
-        # tell how soon the solver saw through the deal): no event, nothing anyone sees changes
-        quiet = replace(before, finalized=after.finalized) == after or (
+        # only the aftermath's mark, the first watch's (the seats' commits learn it from the race gate's
+        # revision), or the par of a race still on (shown after the end, and its timing would tell how soon
+        # the solver saw through the deal): no event, nothing anyone sees changes
+        quiet = replace(before, finalized=after.finalized, watched=after.watched) == after or (
             after.ended_at is None and replace(before, par=after.par) == after
         )
         after = replace(after, rev=before.rev + 1)  # the gate's copy tells the seats' commits
@@ -192,6 +199,9 @@ class RaceService:
         if before.starts_at is None and after.starts_at is not None:  # the start: every seat's game
             fresh, new_seats = self.seat_games(after)
             seats.update(fresh)
+        if after.ended_at is not None and before.ended_at is None:
+            # durable before the end is: a process killed after the write still leaves the end to finish
+            await self.finishing.note(after.id, now + FINISH_GRACE_MS)
         watchers = None if quiet else await self.presence.watchers(after.id)
         event = b"" if watchers is None else pack(self._event(before, after, now, seats, watchers))
         if after.starts_at is None and not after.racers:  # fair play: an empty lobby goes
@@ -208,7 +218,7 @@ class RaceService:
             "rev": race.rev,  # an instance whose peek is this revision keeps it
             "check_at": race.next_check(seats),  # for the timers of the other instances serving it
             "ended_at": race.ended_at,
-            "views": race_views.all_views(race, now, watchers, seats),
+            "view": race_views.race_view(race, None, now, watchers, seats),  # each racer's: ``as_racer``
             "boards": race_views.revealed(before, race, seats, now),  # only watchers get them
         }
 
@@ -283,7 +293,12 @@ class RaceService:
         rules: Rules,
         variants: Variants,
         options: RaceOptions,
+        ranked: bool = True,
+        net: str = "",
     ) -> Race:
+        """A lobby hosted by ``player``: a typed ``code`` makes a casual race; a random deal is ranked when
+        ``ranked`` (the caller sends true only for an account: a ranked race seats accounts only), else a
+        casual random race (guests race there)."""
         typed = code is not None
         race = Race.create(
             new_race_id(),
@@ -293,25 +308,45 @@ class RaceService:
             now=self.clock(),
             options=options,
             typed=typed,
+            ranked=ranked and not typed,
             settings=self.settings,
+            net=net,
         )
         await self.insert(race)
+        await self.live.add(race)  # a lobby about to start is listed too
         return race
 
-    async def join(self, race_id: str, player: str, name: str | None, new_name: str = "") -> Change:
+    async def join(
+        self,
+        race_id: str,
+        player: str,
+        name: str | None,
+        new_name: str = "",
+        *,
+        account: bool = True,
+        net: str = "",
+    ) -> Change:
         """Seat ``player`` (named ``name``, or ``new_name`` when not seated yet); a seated racer with
-        ``name`` None stays as they are."""
+        ``name`` None stays as they are. ``account``: whether the caller is a signed-in account (a ranked
+        race seats accounts only); ``net``: its client network (``Race.join``)."""
 
         def change(r: Race) -> Race:
             seated = r.racer(player)
             if seated is not None and name is None:
                 return r
-            return r.join(player, name if name is not None else new_name, self.clock(), self.settings)
+            chosen = name if name is not None else new_name
+            return r.join(player, chosen, self.clock(), self.settings, account=account, net=net)
 
         return await self.update(race_id, change)
 
     async def leave(self, race_id: str, player: str) -> Race:
-        return (await self.update(race_id, lambda r: r.leave(player))).after
+        """Leave a lobby; leaving a quick race (``pool``) after its start is a resignation."""
+        now = self.clock()
+
+        def change(r: Race) -> Race:
+            return r.resign(player, now) if r.pool and r.starts_at is not None else r.leave(player)
+
+        return (await self.update(race_id, change)).after
 
     async def start(self, race_id: str, player: str) -> Race:
         now = self.clock()  # before the write's own reading: its event sees the race as started by now
@@ -325,61 +360,35 @@ class RaceService:
         now = self.clock()
         return (await self.update(race_id, lambda r: r.resign(player, now))).after
 
-    async def rematch(self, race_id: str, player: str) -> Race:
+    async def rematch(self, race_id: str, player: str, *, account: bool = True, net: str = "") -> Race:
         candidate = new_race_id()
         old = (await self.update(race_id, lambda r: r.accept_rematch(player, candidate))).after
         assert old.rematch is not None
         if old.rematch == candidate:
             code = old.code if old.typed else random_ranked_code(old.code.rules, old.code.variants)
             with contextlib.suppress(RaceError):
-                await self.insert(old.next_race(code, player, self.clock(), self.settings))
+                lobby = old.next_race(code, player, self.clock(), self.settings)
+                await self.insert(lobby)
+                await self.live.add(lobby)
         racer = old.racer(player)
         name = racer.name if racer else ""
         for _ in range(50):  # the first accepter may still be writing the next race
             try:
-                return (await self.join(old.rematch, player, name)).after
+                return (await self.join(old.rematch, player, name, account=account, net=net)).after
             except RaceError as exc:
                 if exc.code != "race_not_found":
                     raise
                 await asyncio.sleep(0.02)
         raise RaceError("race_not_found", "the rematch race did not appear", race=old.rematch)
 
-    # --- the end of a race ----------------------------------------------------------------------------
-    async def _finish(self, race: Race, seats: Seats) -> Race:
-        """The end's aftermath (``aftermath.finish``); a failure leaves it to the next touch."""
-        return await aftermath.finish(self, race, seats)
-
-    def complete_later(self, race_id: str) -> None:
-        """A race ended, or a seat of it, on another instance (its event came here): should that instance
-        die before it followed (the race's update, the end's aftermath), this one does after a few sweeps
-        (reading the race does, if still needed)."""
-        if race_id in self._completing:
-            return
-        self._completing.add(race_id)
-
-        async def complete() -> None:
-            try:
-                await pause(self.clock, COMPLETE_AFTER_SWEEPS * self.settings.sweep_interval_s)
-                await retrying(
-                    lambda: self._complete(race_id), SETTLE_RETRY_S, (RaceError,), f"ending {race_id}"
-                )
-            finally:
-                self._completing.discard(race_id)
-
-        self.tasks.spawn(complete())
-
-    async def _complete(self, race_id: str) -> None:
-        await self.load_with_seats(race_id)
-
     def seat_ended(self, race_id: str, seat: int) -> None:
-        """A seat's game ended (its move event came here). The instance that stored the move follows the
-        race itself (``touch_soon``); should it die first, this one settles the race after a few sweeps
-        (reading it does, if still needed)."""
+        """A seat's game ended (its move event came here): unless followed here, checked after a few sweeps
+        (``ending.later``), should the instance that stored the move (it follows the race) die first."""
         seen = self._peeked.get(race_id)
         racer = seen[1].racer_at(seat) if seen is not None else None
         if race_id in self._following or (racer is not None and racer.done):
             return  # followed here already
-        self.complete_later(race_id)
+        self.ending.later(race_id)
 
     async def compute_par(self, race: Race) -> None:
         par = await asyncio.to_thread(solving.par, race.code, self.settings.solver_budget_s)
@@ -388,4 +397,5 @@ class RaceService:
                 await self.update(race.id, lambda r: r.with_par(par))
 
     async def close(self) -> None:
+        await self.reviews.close()
         await self.tasks.close()

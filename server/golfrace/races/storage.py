@@ -23,12 +23,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import redis.asyncio as aioredis
+from golfrace.store import race_keys
+from golfrace.store.commit import pack_args
+from golfrace.store.games import RedisClient, Store
+from golfrace.store.keys import game_key, gate_key, seat_id
+from golfrace.store.stored_game import Stored
 
-from ..commit import pack_args
-from ..keys import game_key, gate_key, seat_id
-from ..store import Store
-from ..stored import Stored
 from .race import Race
 from .race_data import race_from_data, race_to_data
 from .racer import Seat, Seats
@@ -70,12 +70,8 @@ return 'ok'
 """
 
 
-def race_key(race_id: str) -> str:
-    return f"race:{{{race_id}}}"
-
-
-def race_channel(race_id: str) -> str:
-    return f"race:{{{race_id}}}"
+race_key = race_keys.race
+race_channel = race_keys.race_channel
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +86,7 @@ class Loaded:
 
 
 class RaceStore:
-    def __init__(self, redis: aioredis.Redis, store: Store, race_ttl_s: int) -> None:
+    def __init__(self, redis: RedisClient, store: Store, race_ttl_s: int) -> None:
         self.redis = redis
         self.store = store
         self.race_ttl_s = race_ttl_s

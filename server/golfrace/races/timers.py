@@ -4,15 +4,16 @@ and the retry loop behind it and behind other best-effort race work while Redis 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
 from redis.exceptions import RedisError
 
-from ..errors import cause
+from golfrace.live.tasks import Tasks
+from golfrace.wire.errors import cause
+
 from .errors import RaceError
 
 log = logging.getLogger("golfrace.races")
@@ -78,26 +79,6 @@ async def retrying(
                 return
             log.warning("%s failed (%s); retrying in %g s", what, cause(exc), wait, exc_info=not routine)
             await asyncio.sleep(wait)
-
-
-class Tasks:
-    """Background tasks of the race services, cancelled together at shutdown."""
-
-    def __init__(self) -> None:
-        self._tasks: set[asyncio.Task[None]] = set()
-
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
-        task = asyncio.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(BaseException):
-                await task
 
 
 class Timers:

@@ -9,8 +9,12 @@ from redis.asyncio.cluster import RedisCluster
 
 
 async def ready(cluster: RedisCluster) -> None:
-    """Load the slot map if the client has not yet (what its first command would do)."""
-    if cluster._initialize:
+    """Load the slot map if the client has none yet (what its first command would do). A client that has one
+    and is only flagged for a reload (redis-py flags it after any command's ``ConnectionError``: a dead
+    master) keeps routing with the map it has: the batcher and the hub must not queue behind the general
+    client's reload, or one shard's failover stalls the moves of every shard (issue 20.15); a ``MOVED``
+    still reloads it (``ClusterBatcher.refresh``)."""
+    if cluster._initialize and not cluster.nodes_manager.slots_cache:
         await cluster.initialize()
 
 

@@ -22,7 +22,9 @@ from typing import Any, Literal
 
 import uvicorn
 
-log = logging.getLogger("golfrace.app")
+from golfrace.settings import Settings
+
+log = logging.getLogger("golfrace.http.app")
 SANSIO_MODULE = "uvicorn.protocols.websockets.websockets_sansio_impl"
 
 
@@ -110,3 +112,26 @@ class Server(uvicorn.Server):
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+
+def uvicorn_config(app: Any, settings: Settings, **overrides: Any) -> uvicorn.Config:
+    """uvicorn's configuration of the ASGI ``app`` (``http.app.GolfApp``) with the limits of ``settings``."""
+    options: dict[str, Any] = {
+        "ws": websocket_protocol(),
+        "host": settings.host,
+        "port": settings.port,
+        "ws_max_size": settings.hard_max_frame,
+        "ws_ping_interval": settings.ping_interval,
+        "ws_ping_timeout": settings.ping_timeout,
+        "ws_per_message_deflate": settings.compression,
+        "log_level": "warning",
+        "lifespan": "on",
+        "timeout_graceful_shutdown": 3,
+        # X-Forwarded-For is read by limits.client_ip through Settings.trusted_proxies only; uvicorn's own
+        # proxy handling would believe it from any loopback peer
+        "proxy_headers": False,
+    }
+    options.update(overrides)
+    config = uvicorn.Config(app, **options)  # configures uvicorn's loggers
+    quiet_bad_text_frames()
+    return config

@@ -1,0 +1,1 @@
+"""Ghost races: a finished game's record raced again in real time (``routes.py``)."""

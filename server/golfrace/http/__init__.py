@@ -1,0 +1,1 @@
+"""The layer http: the app factory, the websocket endpoint, the error mapping."""
