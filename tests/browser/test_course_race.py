@@ -91,3 +91,45 @@ def test_a_course_race_from_the_course_view(new_context: Any, web_server: Any, c
     shot(host, f"course-race-results-{case}")
     assert scan(host, "course race results") == []
     assert not errors, errors
+
+
+def test_a_click_before_the_first_welcome_acts_as_its_player(new_context: Any, web_server: Any) -> None:
+    """A first visit has no token until the server's welcome: a course race made in that instant waits for it
+    and goes out as the player the welcome brings (it went out as nobody, and was refused, in the CI failure
+    of stop 27). The welcome is held at the socket until the click was made, then let through."""
+    page = new_context().new_page()
+    held: list[Any] = []
+    sockets: list[Any] = []
+    released: list[bool] = []
+
+    def hold(ws: Any) -> None:
+        sockets.append(ws)
+        server = ws.connect_to_server()
+        server.on_message(lambda m: ws.send(m) if released else held.append(m))
+
+    page.route_web_socket("**/ws", hold)
+    posts: list[tuple[str, str | None]] = []  # each POST's path and Authorization
+
+    def sent(r: Any) -> None:
+        if r.method == "POST":
+            posts.append((r.url, r.headers.get("authorization")))
+
+    page.on("request", sent)
+    page.goto(f"{web_server.http}/?lang=en#/course")
+    for _ in range(200):  # the welcome reached the route (each playwright call lets its handlers run)
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "no welcome from the server"
+    page.click("[data-testid=course-race-new]")
+    page.fill("#crace-name", "Ann")
+    page.click("[data-testid=crace-create]")
+    assert page.evaluate("localStorage.getItem('golfrace.token')") is None  # the page has no token yet
+    released.append(True)
+    for message in held:
+        sockets[0].send(message)
+    page.wait_for_selector(".course-race[data-phase=lobby] [data-testid=crace-start]:visible")
+    assert page.locator("#toast[data-kind=error]").count() == 0
+    token = page.evaluate("localStorage.getItem('golfrace.token')")
+    assert token
+    assert [auth for url, auth in posts if url.endswith("/api/course-races")] == [f"Bearer {token}"]

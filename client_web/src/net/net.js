@@ -26,6 +26,8 @@ const TOKEN_KEY = "golfrace.token";
 export const BACKOFF_MS = [200, 500, 1000, 2000, 4000, 8000];
 /** A connection counts as healthy (the delays start again from the first) once it stayed up this long. */
 const STABLE_MS = 10_000;
+/** How long an HTTP call waits for the first welcome's token before it goes without one (offline). */
+const TOKEN_WAIT_MS = 8_000;
 /** Close codes after which we wait at least BACKOFF_MS[3]: the server closed us for flooding, being slow, or
  * holding too many connections (4030: another tab may close in the meantime). */
 /** @type {Set<number>} */
@@ -86,6 +88,32 @@ export class Connection {
   /** @returns {string | null} */
   get token() {
     return this.storage?.getItem(TOKEN_KEY) ?? this.memoryToken;
+  }
+
+  /**
+   * The player's token for an HTTP call: the one kept, at once; on a first visit, the one the first welcome
+   * brings (a click right after the page opened must not act as nobody). Null if no welcome comes in time.
+   * @param {number} [ms]
+   * @returns {Promise<string | null>}
+   */
+  tokenSoon(ms = TOKEN_WAIT_MS) {
+    if (this.token) return Promise.resolve(this.token);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        off();
+        resolve(this.token);
+      };
+      const off = this.on("ready", done);
+      const timer = setTimeout(done, ms);
+    });
+  }
+
+  /** The headers that say who this player is to the HTTP API (none before any token: see tokenSoon).
+   * @returns {Promise<Record<string, string>>} */
+  async authHeaders() {
+    const token = await this.tokenSoon();
+    return token ? { Authorization: `Bearer ${token}` } : {};
   }
 
   /**

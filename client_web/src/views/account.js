@@ -185,7 +185,7 @@ export function createAccountView(app) {
         const start = await api("/passkey/signup/options", {
           username: value(signup, "username"),
           display: value(signup, "display"),
-          token: app.conn.token,
+          token: await app.conn.tokenSoon(),
         });
         const credential = await createPasskey(start.options);
         const done = await api("/passkey/signup", { challenge_id: start.challenge_id, credential });
@@ -199,7 +199,7 @@ export function createAccountView(app) {
           username: value(signup, "username"),
           display: value(signup, "display"),
           password: value(signup, "password"),
-          token: app.conn.token,
+          token: await app.conn.tokenSoon(),
         });
         changed(done.account);
       });

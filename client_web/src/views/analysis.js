@@ -207,12 +207,11 @@ export function createAnalysisView(app) {
     error.hidden = true;
     q(".analysis-body").hidden = true;
     delete root.dataset.loaded;
-    const token = app.conn.token;
     let answer = null;
     let body = null;
     try {
       answer = await fetch(`/api/games/${encodeURIComponent(id)}/analysis`, {
-        headers: token ? { Authorization: `Bearer ${token}` } : {},
+        headers: await app.conn.authHeaders(),
       });
       body = await answer.json();
     } catch {

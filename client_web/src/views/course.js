@@ -81,13 +81,12 @@ function saveCard(card) {
 /**
  * A request to the course's API as this player (token, and the account's session cookie): `{data}` or
  * `{error}` (a code of the server's, or "unavailable"), with the HTTP `status` (0: no answer at all).
- * @param {{token?: string | null}} conn @param {string} path @param {object} [body] a POST's JSON
+ * @param {{authHeaders(): Promise<Record<string, string>>}} conn @param {string} path @param {object} [body] a POST's JSON
  * @returns {Promise<{data?: any, error?: string, status: number}>}
  */
 export async function courseApi(conn, path, body) {
-  const token = conn.token;
   /** @type {RequestInit} */
-  const init = { headers: token ? { Authorization: `Bearer ${token}` } : {}, cache: "no-store" };
+  const init = { headers: await conn.authHeaders(), cache: "no-store" };
   if (body !== undefined) {
     init.method = "POST";
     init.headers = { ...init.headers, "Content-Type": "application/json" };

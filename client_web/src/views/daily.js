@@ -74,9 +74,8 @@ export function createDailyView(app) {
   /** @type {Record<string, any> | null} */
   let course = null;
   async function askCourse() {
-    const token = app.conn.token;
     const res = await fetch(`/api/course/daily?lang=${locale()}`, {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      headers: await app.conn.authHeaders(),
       cache: "no-store",
     }).catch(() => null);
     course = res?.ok ? await res.json().catch(() => null) : null;

@@ -129,9 +129,8 @@ export function createGhostView(app) {
   /** An HTTP answer's JSON: `{ok, body}` (not ok, `{error: "offline"}`: no answer at all).
    * @param {string} url @returns {Promise<{ok: boolean, body: any}>} */
   async function getJson(url) {
-    const token = app.conn.token;
     try {
-      const answer = await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+      const answer = await fetch(url, { headers: await app.conn.authHeaders() });
       return { ok: answer.ok, body: await answer.json() };
     } catch {
       return { ok: false, body: { error: "offline" } };

@@ -95,9 +95,8 @@ export function createLeaderboardsView(app) {
   /** A page of the board at `at` under /api/leaderboards/: `{data}`, or `{error}` in words.
    * @param {string} at @returns {Promise<{data?: Record<string, any>, error?: string}>} */
   async function fetchPage(at) {
-    const token = app.conn.token;
     const res = await fetch(`/api/leaderboards/${at}?limit=${LIMIT}`, {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      headers: await app.conn.authHeaders(),
     }).catch(() => null);
     const data = res ? await res.json().catch(() => null) : null;
     return res?.ok && data ? { data } : { error: data?.error ? errorText(data.error) : t("ui.offline") };
