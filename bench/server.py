@@ -106,7 +106,7 @@ if os.environ["BENCH_ECHO"] == "redis":  # one command per frame, as redis-py is
     client = aioredis.Redis.from_url(os.environ["BENCH_REDIS"], max_connections=1000)
     step = lambda: client.incr("bench:echo")
 elif os.environ["BENCH_ECHO"] == "batched":  # the game server's own path to Redis (batcher.Batcher)
-    from golfrace.batcher import Batcher, batch_client
+    from golfrace.store.batcher import Batcher, batch_client
     batcher = Batcher(batch_client(os.environ["BENCH_REDIS"], 2, 5.0), 2, 5.0)
     step = lambda: batcher.call("INCR", "bench:echo")
 async def echo(ws):
@@ -311,6 +311,24 @@ class Racer(Player):
         rid = f"q{self.seq}"
         await self.ws.send(msgpack.packb({"t": "race_resign", "race": self.race, "rid": rid}))
         await self.until("ok", lambda m: m.get("rid") == rid)
+
+    async def leave_race(self) -> None:
+        """What the web client sends once a race is over and its racer goes on (to the rematch, or to a new
+        race): ``close`` of the seat's game and ``unwatch`` of the race; returns once both are answered
+        (``ok``). Without them a connection would follow every race it ever ran (the server's cap,
+        ``max_open_games``, then refuses the next race) and the bench would leave out two of a racer's
+        requests."""
+        frames = []
+        if self.seat_is_game:
+            frames.append({"t": "close", "game": self.seat_game})
+        frames.append({"t": "unwatch", "race": self.race})
+        rids = []
+        for frame in frames:
+            self.seq += 1
+            rids.append(f"l{self.seq}")
+            await self.ws.send(msgpack.packb({**frame, "rid": rids[-1]}))
+        for rid in rids:
+            await self.until("ok", lambda m, rid=rid: m.get("rid") == rid)
 
     async def take_seat(self, race: str) -> None:
         """After the start: this racer's seat, opened as an ordinary game where the server has them."""
@@ -665,9 +683,11 @@ async def race_worker(job: dict[str, Any], pipe: Connection) -> dict[str, Any]:
             if job["mode"] == "race_life":  # the race's life without its moves: its racers resign one
                 for p in group:  # after the other, as seats end apart in a race (no write contention)
                     await p.resign()
+                await asyncio.gather(*(p.leave_race() for p in group))
                 count += 1
                 continue
             await asyncio.gather(*(play(p, first + k) for k, p in enumerate(group)))
+            await asyncio.gather(*(p.leave_race() for p in group))
 
     await asyncio.gather(*(group_loop(g, i * RACE_SEATS) for i, g in enumerate(groups)))
     elapsed = job["seconds"] if paced else time.perf_counter() - warm_until

@@ -6,15 +6,12 @@ the bench's own client (bench/peer_client.py). A smoke test of the comparison's 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 from websockets.asyncio.client import ClientConnection
@@ -23,23 +20,11 @@ from golfrace.engine import Draw, Game, GameCode, Tap
 from golfrace.store.embedded import free_port, terminate
 from golfrace.wire.views import diff
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from .bench_modules import BENCH, bench_module
+
 CODE = "GO1-E-AAAAAAB"
 
-
-def _bench_module(name: str) -> ModuleType:
-    """A module of bench/ (a folder of scripts, not a package), loaded from its file; bench/ is on the path,
-    as when its scripts run, for the modules they share (bench_player.py)."""
-    if str(BENCH) not in sys.path:
-        sys.path.append(str(BENCH))
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-peer_client = _bench_module("peer_client")
+peer_client = bench_module("peer_client")
 
 
 @pytest.fixture
