@@ -5,6 +5,7 @@
 import { num, t } from "../ui/i18n.js";
 import { el, isolated, translate } from "../ui/ui.js";
 import { RULES } from "../net/messages.js";
+import { bearer } from "../net/net.js";
 
 const CHART = { w: 600, h: 160, pad: 8 };
 
@@ -78,7 +79,7 @@ export function createRatingPanel() {
   async function load(/** @type {string | null} */ token) {
     if (!token) return;
     try {
-      const res = await fetch("/api/players/me/ratings", { headers: { Authorization: `Bearer ${token}` } });
+      const res = await fetch("/api/players/me/ratings", { headers: bearer(token) });
       data = res.ok ? await res.json() : null;
     } catch {
       data = null;

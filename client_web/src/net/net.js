@@ -54,6 +54,13 @@ export function checkMessage(msg) {
   }
 }
 
+/** The header that says to the HTTP API that ``token``'s player asks (every call sends it this way).
+ * @param {string} token
+ * @returns {Record<string, string>} */
+export function bearer(token) {
+  return { Authorization: `Bearer ${token}` };
+}
+
 export class Connection {
   /** @param {{url?: string, lang?: string, name?: string | null, storage?: Storage | null}} [options] */
   constructor({ url = wsUrl(), lang = "en", name = null, storage = safeStorage() } = {}) {
@@ -113,7 +120,7 @@ export class Connection {
    * @returns {Promise<Record<string, string>>} */
   async authHeaders() {
     const token = await this.tokenSoon();
-    return token ? { Authorization: `Bearer ${token}` } : {};
+    return token ? bearer(token) : {};
   }
 
   /**

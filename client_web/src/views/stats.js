@@ -8,6 +8,7 @@ import { el, translate } from "../ui/ui.js";
 import { initial, reduce } from "./stats_state.js";
 import { loop } from "../ui/loop.js";
 import { createRatingPanel } from "../features/ratings.js";
+import { bearer } from "../net/net.js";
 
 const MODES = ["solo", "race", "daily"];
 const MAX_SCORE = 350;
@@ -130,7 +131,7 @@ export function createStatsView(app) {
     if (!token) return; // asked again once the connection says who we are
     let body = null;
     try {
-      const res = await fetch("/api/players/me/stats", { headers: { Authorization: `Bearer ${token}` } });
+      const res = await fetch("/api/players/me/stats", { headers: bearer(token) });
       body = res.ok ? await res.json() : null;
     } catch {
       body = null;
