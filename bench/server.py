@@ -27,7 +27,8 @@ Phases:
    generator's games as the solo phases; ``fanout``: one mover, 200 watchers (issue 10.2);
 6. life (``life``): the same lives without their moves, so the report can tell a race's per-move cost from
    the cost of its life: a solo game made and closed, and a race of 4 made, joined, started, its seats
-   opened and resigned one after the other (its results written). From the two and the saturation phase it
+   opened and resigned one after the other (its results written), then each seat closed and the race
+   unwatched, as the web client does before its next race. From the two and the saturation phase it
    prints the most the race phase could reach against solo if a seat's move cost exactly a solo move.
 7. peer (``peer``, issue 18.11): the same moves against a python-socketio server with AsyncRedisManager on
    its own redis-server, the same engine, codec and diff (bench/peer_socketio.py; the generators speak
@@ -1214,14 +1215,14 @@ def main() -> int:
     glife, rlife = report.get("game_life"), report.get("race_life")
     if glife is not None and rlife is not None:
         per_game = glife["server_us"]  # a new game (and the close of the one before)
-        per_seat = rlife["server_us"] / RACE_SEATS  # a race of 4 made, joined, started, opened, resigned
+        per_seat = rlife["server_us"] / RACE_SEATS  # a race of 4, from made to left
         moves = sum(len(line) for seed in range(args.procs) for _, line in move_lines(1000 + seed, 150))
         moves /= 150 * args.procs  # the generator's moves a game, in both saturation phases
         print(
             f"  life without moves   solo game {per_game:.0f} us of server CPU "
             f"({glife['rate']:.0f} games/s); "
             f"race seat {per_seat:.0f} us ({rlife['rate'] * RACE_SEATS:.0f} seats/s: race made, joined, "
-            f"started, seat opened, resigned, results); {moves:.1f} moves a game"
+            f"started, seat opened, resigned, results, seat closed, race unwatched); {moves:.1f} moves a game"
         )
         seat_redis = rlife["redis_us"] / RACE_SEATS
         print(
