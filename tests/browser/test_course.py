@@ -211,8 +211,10 @@ def test_a_hole_post_that_gets_no_answer_is_sent_again_once_it_gets_one(
     course = random_course()
     page.fill("#course-code", str(course))
     page.click(".course-go")
-    page.wait_for_function(
-        "code => document.querySelector('.view.course')?.dataset.holeCode === code", arg=str(course.hole(1))
+    page.wait_for_function(  # the hole dealt (v 0), not only named: a key pressed before its board is dropped
+        "code => { const c = document.querySelector('.view.course');"
+        " return !!c && c.dataset.holeCode === code && c.dataset.v === '0'; }",
+        arg=str(course.hole(1)),
     )
     keys, end = policy(course.hole(1))
     for key in keys:
