@@ -1002,9 +1002,10 @@ def _span(values: list[float], unit: str = "", digits: int = 2) -> str:
     return f"{low:.{digits}f}–{high:.{digits}f}{unit}"
 
 
-def print_targets(report: dict[str, Any], args: argparse.Namespace) -> bool:
+def print_targets(report: dict[str, Any], args: argparse.Namespace) -> list[bool]:
     """Issue 18.11's targets, each from this run: against the peer, pair by pair (A B A B), and the race and
-    idle figures of the phases that ran. Returns whether every target printed was met."""
+    idle figures of the phases that ran. Returns, for each target printed (not the bracketed ones), whether it
+    was met."""
     pairs: list[dict[str, Any]] = report.get("peer", [])
     rows: list[tuple[str, list[float], str, str, bool]] = []
     ms = 1000
@@ -1046,12 +1047,12 @@ def print_targets(report: dict[str, Any], args: argparse.Namespace) -> bool:
         idle = [report["idle_kb_off"]]
         rows.append(("memory an idle connection (KB)", idle, " KB", "≤ 14 KB", idle[0] <= 14))
     if not rows:
-        return True
+        return []
     print("  issue 18.11 targets (min–max over the pairs)")
     for name, values, unit, target, met in rows:
         verdict = ("met" if met else "missed") if target.startswith("(") else ("met" if met else "MISSED")
         print(f"    {name:<44} {_span(values, unit):>14}   {target:<9} {verdict}")
-    return all(met for _name, _values, _unit, target, met in rows if not target.startswith("("))
+    return [met for _name, _values, _unit, target, met in rows if not target.startswith("(")]
 
 
 def main() -> int:
@@ -1150,7 +1151,7 @@ def main() -> int:
                 print(log.read_text()[-3000:], file=sys.stderr)
 
     ms = 1000
-    ok = True
+    met: list[bool] = []  # each target that the phases run measured: met or not
     print(
         f"golfrace server benchmark: {args.players} connections from {args.procs} load-generator processes, "
         f"{args.seconds:g} s per phase, fd limit {fds}, "
@@ -1181,7 +1182,8 @@ def main() -> int:
             f"(busy {sat['server_load']:.0%}), Redis "
             f"{sat['redis_us']:.0f} us/move, load generator {sat['client_us']:.0f} us/move"
         )
-        ok = ok and (echo is None or sat["rate"] / echo["rate"] >= 0.6)
+        if echo is not None:
+            met.append(sat["rate"] / echo["rate"] >= 0.6)
     paced = report.get("paced")
     if paced is not None:
         print(
@@ -1192,7 +1194,7 @@ def main() -> int:
             f"({len(paced['delivery'])} deliveries, {args.watchers} watchers); "
             f"server CPU {paced['server_us']:.0f} us/move"
         )
-        ok = ok and pct(paced["lat"], 99) <= 0.020
+        met.append(pct(paced["lat"], 99) <= 0.020)
     race = report.get("race")
     if race is not None:
         ratio = f" = {race['rate'] / sat['rate']:.0%} of solo saturation (target 90%)" if sat else ""
@@ -1203,7 +1205,8 @@ def main() -> int:
             f"(busy {race['server_load']:.0%}), Redis {race['redis_us']:.0f} us/move, "
             f"load generator {race['client_us']:.0f} us/move ({args.players // RACE_SEATS} races of 4)"
         )
-        ok = ok and (sat is None or race["rate"] >= 0.9 * sat["rate"])
+        if sat is not None:
+            met.append(race["rate"] >= 0.9 * sat["rate"])
     rpaced = report.get("race_paced")
     if rpaced is not None:
         print(
@@ -1211,7 +1214,7 @@ def main() -> int:
             f"{pct(rpaced['lat'], 50) * ms:.1f} ms, p99 {pct(rpaced['lat'], 99) * ms:.1f} ms "
             f"(target ≤ 5 ms); server CPU {rpaced['server_us']:.0f} us/move"
         )
-        ok = ok and pct(rpaced["lat"], 99) <= 0.005
+        met.append(pct(rpaced["lat"], 99) <= 0.005)
     glife, rlife = report.get("game_life"), report.get("race_life")
     if glife is not None and rlife is not None:
         per_game = glife["server_us"]  # a new game (and the close of the one before)
@@ -1266,16 +1269,19 @@ def main() -> int:
             "a bare uvloop server writing one "
             f"{FLOOR_PAYLOAD + 2}-byte frame to each of the same number of sockets at the same rate"
         )
-        ok = ok and all(r["per_delivery_us"] <= 6 for r in on)
+        met.append(all(r["per_delivery_us"] <= 6 for r in on))
     if "idle_kb_off" in report:
         print(
             f"  idle memory          {report['idle_kb_off']:.1f} KB/connection without compression, "
             f"{report['idle_kb_on']:.1f} KB with permessage-deflate ({args.idle} connections; target ≤ 20 KB)"
         )
-        ok = ok and report["idle_kb_off"] <= 20
-    ok = print_targets(report, args) and ok
-    print("  targets met" if ok else "  TARGET MISSED")
-    return 0 if ok else 1
+        met.append(report["idle_kb_off"] <= 20)
+    met += print_targets(report, args)
+    if not met:
+        print("  no target is measured by these phases")
+    else:
+        print("  targets met" if all(met) else "  TARGET MISSED")
+    return 0 if all(met) else 1
 
 
 if __name__ == "__main__":
