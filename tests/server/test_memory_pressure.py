@@ -26,6 +26,7 @@ from golfrace_testkit.servers import RunningServer, running_server
 from ..accounts.conftest import FAST_HASHES
 from ..clock import MovableClock
 from ..races.test_daily_wire import play_daily
+from ..waiting import until_async
 
 T = 10.0
 ROOM = 400 * 1024
@@ -80,20 +81,6 @@ async def _what_bea_has(
     }
 
 
-async def _once_written(
-    server: RunningServer, rds: aioredis.Redis, player: str, cookie: str, whole: dict[str, Any]
-) -> dict[str, Any]:
-    """``_what_bea_has`` once it is ``whole``, or as it is after ``T`` s. The race's end answers Bea before
-    its aftermath has written everything (the board entry comes before the daily result): read too soon, a
-    loaded machine showed the board entry without the result."""
-    deadline = time.monotonic() + T
-    while True:
-        have = await _what_bea_has(server, rds, player, cookie)
-        if have == whole or time.monotonic() > deadline:
-            return have
-        await asyncio.sleep(0.05)
-
-
 async def _flood(server: RunningServer, token: str, connections: int = 8) -> tuple[int, list[str]]:
     """New solo games from ``connections`` websockets of one guest (one address) until Redis refuses; the
     games made and the error codes met."""
@@ -132,7 +119,12 @@ async def test_a_flood_until_redis_is_full_forgets_nothing_of_another_player(
     async with running_server(ours, clock=clock) as server:
         bea, cookie, _ranked = await _bystander(server, clock)
         whole = {"account": bea.player, "claim": True, "result": True, "board": [bea.player]}
-        before = await _once_written(server, rds, bea.player, cookie, whole)
+
+        async def written() -> bool:  # the race's end answers Bea before its aftermath has written it all
+            return await _what_bea_has(server, rds, bea.player, cookie) == whole  # (the board entry first)
+
+        await until_async(written, "Bea's account, claim, daily result and board entry")
+        before = await _what_bea_has(server, rds, bea.player, cookie)
         assert before == whole
         used = int((await rds.info("memory"))["used_memory"])
         await rds.config_set("maxmemory", used + ROOM)
