@@ -4,7 +4,6 @@ to the next instance (or HTTP request) that reads it — exactly once."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import httpx
@@ -21,6 +20,7 @@ from golfrace_testkit.servers import running_server
 
 from ..accounts.helpers import sign_in_client
 from ..clock import MovableClock
+from ..waiting import until, until_async
 from .test_wire import T, new_race, start
 
 pytestmark = pytest.mark.timeout(60)
@@ -140,12 +140,16 @@ async def test_an_instance_that_saw_the_end_completes_it_when_the_ending_one_die
         await start(ann, rid)
         await ann.send({"t": "race_resign", "race": rid})
         await eve.expect("race", T, where=lambda m: m["phase"] == "finished")
-        assert ended == [rid]  # A wrote the end and "died" before its aftermath
+        # A wrote the end and "died" before its aftermath. B's relay of the end's event can reach Eve before
+        # A's own coroutine resumes from that write and reaches the end's aftermath: wait for A to get there.
+        await until(lambda: ended == [rid], "A reached the end's aftermath (and died there)")
         # B saw the end's event (Eve's message came after it): a few sweeps later, it completes the end
         await clock.advance(COMPLETE_AFTER_SWEEPS * own.races.sweep_interval_s)
         records = b.ctx.get(RaceWire).service.records  # a plain read: it touches no race
-        deadline = asyncio.get_running_loop().time() + T
-        while (record := await records.load(f"{rid}-1")) is None:
-            assert asyncio.get_running_loop().time() < deadline, "B never completed the end"
-            await asyncio.sleep(0.1)
-        assert record.status == "resigned"
+
+        async def completed() -> bool:
+            return await records.load(f"{rid}-1") is not None
+
+        await until_async(completed, "B completed the end", T)
+        record = await records.load(f"{rid}-1")
+        assert record is not None and record.status == "resigned"
