@@ -39,6 +39,14 @@ def die_after_the_end(service: RaceService, monkeypatch: pytest.MonkeyPatch) -> 
     return ended
 
 
+async def died_at_the_end(ended: list[str], rid: str) -> None:
+    """Until the instance reached the aftermath of ``rid`` (and died there). The end's event, relayed by a
+    subscriber, can reach a client before the coroutine that wrote the end resumes from that write. (Any
+    later touch of the race on the dead instance reaches the dead aftermath again: no other race does.)"""
+    await until(lambda: rid in ended, f"the instance reached the aftermath of {rid} and died there")
+    assert set(ended) == {rid}
+
+
 def another_instance(service: RaceService) -> RaceService:
     """A second race service on the same Redis, as another server process has."""
     return RaceService(service.redis, service.store, service.settings, service.daily, clock=service.clock)
@@ -57,7 +65,7 @@ async def test_a_daily_end_whose_aftermath_died_is_completed_once_by_another_ins
     assert race["ranked"]
     await dee.send({"t": "race_resign", "race": rid})
     await dee.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
-    assert ended == [rid]
+    await died_at_the_end(ended, rid)
     game = f"{rid}-1"
     assert await service.records.load(game) is None  # what the dead instance left: no aftermath at all
     assert await service.daily.result(day, dee.player) is None
@@ -95,7 +103,8 @@ async def test_the_daily_status_asked_before_the_aftermath_gives_the_result(
     rid = (await eve.expect("race", T, where=lambda m: m.get("daily") is not None))["race"]
     await eve.send({"t": "race_resign", "race": rid})
     await eve.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
-    assert ended == [rid] and await service.daily.result(day_of(service.clock()), eve.player) is None
+    await died_at_the_end(ended, rid)
+    assert await service.daily.result(day_of(service.clock()), eve.player) is None
     monkeypatch.undo()
     await eve.send({"t": "daily", "rid": "d1"})
     status = await eve.expect("daily", T, where=lambda m: m.get("rid") == "d1")
@@ -114,7 +123,8 @@ async def test_a_race_game_record_is_served_even_when_its_end_was_cut_short(
     await start(ann, rid)
     await ann.send({"t": "race_resign", "race": rid})
     await ann.expect("race", T, where=lambda m: m["race"] == rid and m["phase"] == "finished")
-    assert ended == [rid] and await service.records.load(f"{rid}-1") is None
+    await died_at_the_end(ended, rid)
+    assert await service.records.load(f"{rid}-1") is None
     monkeypatch.undo()
     async with httpx.AsyncClient(base_url=server.http, timeout=T) as http:
         resp = await http.get(f"/api/games/{rid}-1")  # once answered 409 forever
@@ -140,9 +150,7 @@ async def test_an_instance_that_saw_the_end_completes_it_when_the_ending_one_die
         await start(ann, rid)
         await ann.send({"t": "race_resign", "race": rid})
         await eve.expect("race", T, where=lambda m: m["phase"] == "finished")
-        # A wrote the end and "died" before its aftermath. B's relay of the end's event can reach Eve before
-        # A's own coroutine resumes from that write and reaches the end's aftermath: wait for A to get there.
-        await until(lambda: ended == [rid], "A reached the end's aftermath (and died there)")
+        await died_at_the_end(ended, rid)  # A wrote the end and "died" before its aftermath
         # B saw the end's event (Eve's message came after it): a few sweeps later, it completes the end
         await clock.advance(COMPLETE_AFTER_SWEEPS * own.races.sweep_interval_s)
         records = b.ctx.get(RaceWire).service.records  # a plain read: it touches no race
