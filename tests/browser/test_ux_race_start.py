@@ -63,6 +63,8 @@ def test_a_racer_done_first_sees_the_others_boards_live(
         page.wait_for_selector(".race-room[data-phase=running] .race-hud .resign:not([hidden])")
     resign(host)
     host.wait_for_selector(".my-end:not([hidden])")
+    # a resignation within Go!'s moment: the result shows without "Go!" over it
+    assert host.locator(".race-room .go-notice:not([hidden])").count() == 0
     # the guest's board beside the host's result, live: the guest's draw shows there
     seat = host.locator('.rivals:not([hidden]) .seat[data-seat="2"] .board:not([hidden])')
     seat.wait_for()

@@ -35,6 +35,18 @@ export function showGo(container) {
   return el;
 }
 
+/** Take "Go!" off `container` at once (a racer whose own game is over before it faded sees their result).
+ * @param {Element} container
+ */
+export function hideGo(container) {
+  /** @type {(HTMLElement & {timer?: ReturnType<typeof setTimeout>}) | null} */
+  const el = container.querySelector(":scope > .go-notice");
+  if (!el || el.hidden) return;
+  clearTimeout(el.timer);
+  el.classList.remove("show");
+  el.hidden = true;
+}
+
 /** The line for a racer who has just finished ("Player 2 finished: Won, 350 points"), the name isolated
  * (a Latin name in a Hebrew sentence, or the other way round, keeps the sentence in order).
  * @param {{name?: string | null, seat?: number | null, status?: string, score?: number | null}} racer

@@ -18,7 +18,7 @@ import { quickRaceBar } from "../features/quickrace.js";
 import { confirmDialog, dismissConfirm } from "../ui/confirm.js";
 import { raceIdFrom } from "../net/raceid.js";
 import { createMissing, showMissing } from "../features/missing.js";
-import { finishedText, showGo } from "../ui/notices.js";
+import { finishedText, hideGo, showGo } from "../ui/notices.js";
 import { createResults, paintResults, rankable } from "../features/results.js";
 import { seatFollower } from "../features/followseat.js";
 import { createRivals } from "./rivals.js";
@@ -539,6 +539,7 @@ export function createRaceView(app) {
     const me = myProgress(state) ?? state.mine; // a resignation changes my progress, not my board
     const done = Boolean(race?.you && me && me.status !== "playing");
     box.hidden = !done || race?.phase === "finished";
+    if (done || race?.phase === "finished") hideGo(room); // my result, not "Go!" over it
     if (box.hidden || !me) return; // (done: there is a race, and my line)
     const bits = [statusText(me.status), `${t("ui.score")} ${me.score ?? 0}`, `${t("ui.moves")} ${me.moves ?? 0}`];
     q(".my-end-line").textContent = bits.join(" · ");
